@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataStorage", targets: ["StrataStorage"]),
+        .executable(name: "strata", targets: ["StrataTool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
+        .target(
+            name: "StrataStorage",
+            dependencies: [
+                "CZstd",
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "Strata",
+            dependencies: ["StrataStorage"]
+        ),
+        .executableTarget(
+            name: "StrataTool",
+            dependencies: [
+                "StrataStorage",
+                "Strata",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "StrataStorageTests",
+            dependencies: ["StrataStorage"]
+        ),
+        .testTarget(
+            name: "StrataTests",
+            dependencies: ["Strata", "StrataStorage"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
