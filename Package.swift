@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 "CZstd",
                 .product(name: "HashTreeCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         .target(

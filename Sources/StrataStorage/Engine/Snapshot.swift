@@ -1,0 +1,121 @@
+import HashTreeCollections
+
+/// An immutable view of a store as of one commit.
+///
+/// Taking a snapshot is O(1): it copies the roots of the persistent index and a reference to
+/// every segment it may read, so it keeps reading the same data however many commits follow
+/// (and, once compaction comes, whatever segments are replaced). Drop it to let those segments
+/// go.
+///
+/// `Snapshot` is a value and is `Sendable`: hand it to any thread; any number of threads may
+/// read from one snapshot at once.
+public struct Snapshot: Sendable {
+    let index: KeyIndex
+    let segments: [UInt32: SegmentFile]
+    let options: ReadOptions
+
+    struct ReadOptions: Sendable {
+        var verifyChecksums: Bool
+        var maxValueSize: Int
+    }
+
+    /// The sequence number of the last commit this snapshot sees (0 for an empty store).
+    public let sequence: UInt64
+
+    /// The number of keys, over all keyspaces.
+    /// - Complexity: O(1).
+    public var count: Int { index.count }
+
+    /// The keyspaces that have at least one key, in no particular order.
+    public var keyspaces: [Keyspace] { Array(index.keyspaces.keys) }
+
+    /// The number of keys in one keyspace.
+    /// - Complexity: O(1).
+    public func count(in keyspace: Keyspace) -> Int { index.keyspaces[keyspace]?.count ?? 0 }
+
+    /// Whether `key` has a value in `keyspace`.
+    /// - Complexity: O(1) expected (a hash-trie lookup).
+    public func contains(_ key: StorageKey, in keyspace: Keyspace) -> Bool {
+        index.location(of: key, in: keyspace) != nil
+    }
+
+    /// The value of `key` in `keyspace`, or nil when it has none.
+    /// - Throws: ``StrataError`` `.corruption` (naming the segment and offset) when the stored
+    ///   record fails its checks, `.io` when it cannot be read.
+    /// - Complexity: O(1) lookups plus the value's size.
+    public func value(for key: StorageKey, in keyspace: Keyspace) throws -> [UInt8]? {
+        guard let location = index.location(of: key, in: keyspace) else { return nil }
+        return try withRecord(at: location) { try $0.value(limit: options.maxValueSize) }
+    }
+
+    /// Calls `body` with the value of `key` without copying it when it is stored uncompressed;
+    /// returns nil without calling `body` when the key has no value.
+    /// The bytes are valid only inside `body`.
+    /// - Throws: what ``value(for:in:)`` throws, and what `body` throws.
+    public func withValue<R>(
+        for key: StorageKey, in keyspace: Keyspace, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let location = index.location(of: key, in: keyspace) else { return nil }
+        return try withRecord(at: location) { record in
+            if record.isCompressed {
+                return try record.value(limit: options.maxValueSize).withUnsafeBytes(body)
+            }
+            return try body(record.valueBytes)
+        }
+    }
+
+    /// The keys of `keyspace`, in no particular order.
+    /// - Complexity: O(n) in the keyspace's key count.
+    public func keys(in keyspace: Keyspace) -> [StorageKey] {
+        Array(index.entries(in: keyspace).keys)
+    }
+
+    /// Calls `body` with every key of `keyspace` and its value, in no particular order; stops
+    /// early when `body` returns `false`.
+    /// - Throws: what ``value(for:in:)`` throws, and what `body` throws.
+    /// - Complexity: O(n) in the keyspace's key count, plus the values' sizes.
+    public func forEach(
+        in keyspace: Keyspace, _ body: (StorageKey, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        for (key, location) in index.entries(in: keyspace) {
+            let goOn = try withRecord(at: location) { record in
+                if record.isCompressed {
+                    return try record.value(limit: options.maxValueSize).withUnsafeBytes { try body(key, $0) }
+                }
+                return try body(key, record.valueBytes)
+            }
+            if !goOn { return }
+        }
+    }
+
+    /// The keys of `keyspace` that start with `prefix`, in no particular order.
+    /// - Complexity: O(n) in the keyspace's key count.
+    public func keys(in keyspace: Keyspace, withPrefix prefix: [UInt8]) -> [StorageKey] {
+        index.entries(in: keyspace).keys.filter { key in
+            key.withUnsafeBytes { $0.starts(with: prefix) }
+        }
+    }
+
+    /// Reads and checks the record at `location`; `body` sees it decoded.
+    func withRecord<R>(at location: RecordLocation, _ body: (DecodedRecord) throws -> R) throws -> R {
+        guard let segment = segments[location.segment] else {
+            throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
+        }
+        return try segment.file.withBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
+            let record: DecodedRecord
+            if options.verifyChecksums {
+                switch RecordDecoder.decode(bytes) {
+                case .success(let decoded): record = decoded
+                case .failure(let damage):
+                    throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))
+                }
+            } else {
+                record = RecordDecoder.decodeTrusted(bytes)
+            }
+            guard record.kind == .put else {
+                throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: Int(location.offset))
+            }
+            return try body(record)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+// The write path: a commit leader (see CommitQueue) encodes its group of batches into one
+// buffer, appends it to the active segment with one write, syncs once when any member asked for
+// `.full`, then publishes the new index.
+//
+// Failure rules:
+// - A failed write is rolled back by truncating the segment to where the group started; the
+//   group's committers get the error and the store goes on. If the truncate fails too, the
+//   store refuses further writes.
+// - A failed fsync (or segment roll) makes the store refuse every further write until it is
+//   reopened: after a failed fsync the kernel may have dropped the dirty pages, so nothing
+//   written since the last good sync can be trusted (PostgreSQL's "fsyncgate").
+// - Sequence numbers of a failed group are never reused.
+
+extension Store {
+    /// Applies `batch` atomically and returns the sequence number of the commit.
+    ///
+    /// With `.full` durability the batch is on stable storage when this returns; concurrent
+    /// committers share one `fsync`. An empty batch writes nothing and returns the current
+    /// sequence.
+    ///
+    /// - Parameter durability: overrides ``Options/durability`` for this commit.
+    /// - Throws: ``StrataError`` with code
+    ///   - `.readOnly` when the store was opened read-only;
+    ///   - `.invalidArgument` when a key or value is over the limits (nothing is written);
+    ///   - `.io` when the write or sync fails (the batch is not applied);
+    ///   - `.closed` after ``close()``, or after an earlier failed sync (reopen the store).
+    /// - Complexity: O(n) in the batch's size.
+    @discardableResult
+    public func commit(_ batch: WriteBatch, durability: Durability? = nil) throws -> UInt64 {
+        if options.readOnly {
+            throw StrataError(.readOnly, "the store was opened read-only", file: directory)
+        }
+        try batch.validate(maxValueSize: options.maxValueSize)
+        guard batch.encodedSizeBound <= RecordFormat.maxPayloadLength else {
+            throw StrataError(.invalidArgument, "a batch of about \(batch.encodedSizeBound) bytes is larger than 1 GiB; split it")
+        }
+        if batch.isEmpty {
+            try writer.withLock { state in try Self.checkWritable(state) }
+            return sequence
+        }
+        return try commitQueue.submit(batch, durability: durability ?? options.durability) { group in
+            writer.withLock { state in lead(group, &state) }
+        }
+    }
+
+    private static func checkWritable(_ state: WriterState) throws(StrataError) {
+        if state.isClosed { throw StrataError(.closed, "the store is closed") }
+        if let failure = state.failure {
+            throw StrataError(
+                .closed,
+                "the store refuses writes after an earlier failure (\(failure)); reopen it to recover",
+                file: failure.file, errno: failure.errno)
+        }
+    }
+
+    /// Writes, syncs and publishes a group. REQUIRES: `writer` is held.
+    private func lead(_ group: [CommitQueue.Ticket], _ state: inout WriterState) {
+        func finish(_ error: StrataError) { for ticket in group { ticket.result = .failure(error) } }
+        do {
+            try Self.checkWritable(state)
+        } catch {
+            return finish(error)
+        }
+        let bound = group.reduce(0) { $0 + $1.batch.encodedSizeBound }
+        if state.offset + bound > options.segmentSize, state.offset > SegmentHeader.size {
+            do {
+                try roll(&state)
+            } catch {
+                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                state.failure = failure
+                return finish(failure)
+            }
+        }
+        guard let active = state.active else {
+            return finish(StrataError(.readOnly, "the store has no segment open for writing"))
+        }
+
+        // Encode every batch as one transaction: its records, then its commit record.
+        let compression = CompressionPolicy(
+            threshold: options.compressionThreshold, level: options.compressionLevel)
+        state.buffer.removeAll(keepingCapacity: true)
+        state.recordSpans.removeAll(keepingCapacity: true)
+        let firstSequence = state.nextSequence
+        for ticket in group {
+            let sequence = state.nextSequence
+            state.nextSequence += 1
+            for operation in ticket.batch.operations {
+                let span: (offset: Int, length: Int)
+                if operation.isDelete {
+                    span = RecordEncoder.appendDelete(
+                        to: &state.buffer, sequence: sequence, keyspace: operation.keyspace, key: operation.key)
+                } else {
+                    span = ticket.batch.withValue(of: operation) { value in
+                        RecordEncoder.appendPut(
+                            to: &state.buffer, sequence: sequence, keyspace: operation.keyspace,
+                            key: operation.key, value: value, compression: compression)
+                    }
+                }
+                state.recordSpans.append(span)
+            }
+            _ = RecordEncoder.appendCommit(
+                to: &state.buffer, sequence: sequence, recordCount: ticket.batch.count,
+                syncedThrough: state.syncedOffset)
+        }
+
+        // Append with one write; on failure cut the segment back to where the group started.
+        let base = state.offset
+        do {
+            try state.buffer.withUnsafeBytes { try active.file.write($0, at: base) }
+        } catch {
+            let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+            do {
+                try active.file.truncate(to: base)
+            } catch {
+                state.failure = failure
+            }
+            return finish(failure)
+        }
+        state.offset += state.buffer.count
+        if group.contains(where: { $0.durability == .full }) {
+            do {
+                try active.file.sync()
+                state.syncedOffset = state.offset
+            } catch {
+                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                state.failure = failure
+                return finish(failure)
+            }
+        }
+
+        // Publish.
+        let segmentNumber = active.number
+        let writtenBytes = state.buffer.count
+        let spans = state.recordSpans
+        published.withLock { published in
+            var spanIndex = 0
+            for ticket in group {
+                for operation in ticket.batch.operations {
+                    let span = spans[spanIndex]
+                    spanIndex += 1
+                    if operation.isDelete {
+                        published.index.remove(operation.key, in: operation.keyspace)
+                    } else {
+                        published.index.set(
+                            RecordLocation(segment: segmentNumber, offset: base + span.offset, length: span.length),
+                            for: operation.key, in: operation.keyspace)
+                    }
+                }
+            }
+            published.sequence = state.nextSequence - 1
+            published.records += spans.count + group.count
+            published.bytes += writtenBytes
+        }
+        for (position, ticket) in group.enumerated() {
+            ticket.result = .success(firstSequence + UInt64(position))
+        }
+    }
+
+    /// Seals the active segment and starts the next one. REQUIRES: `writer` is held.
+    private func roll(_ state: inout WriterState) throws {
+        guard let active = state.active else { return }
+        // A sealed segment is never written again and must be whole after any crash.
+        try active.file.sync()
+        state.syncedOffset = state.offset
+        let number = active.number + 1
+        let segment = try SegmentWriter.createSegment(number, in: directory, fileSystem: fileSystem)
+        let order = state.segmentOrder + [number]
+        try Manifest(segments: order, lastSequence: state.nextSequence - 1)
+            .install(in: directory, fileSystem: fileSystem)
+        state.segmentOrder = order
+        state.active = segment
+        state.offset = SegmentHeader.size
+        state.syncedOffset = SegmentHeader.size
+        published.withLock { published in
+            published.segments[number] = segment
+            published.bytes += SegmentHeader.size
+        }
+    }
+}

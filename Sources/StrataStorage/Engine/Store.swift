@@ -1,0 +1,132 @@
+import Synchronization
+
+/// A log-structured key-value store: the engine under Strata's object layer.
+///
+/// A store is a directory: a `LOCK` file, a `MANIFEST` naming the live segments, and the
+/// segments themselves (`000001.seg`, …), append-only files of checksummed records. Writes are
+/// batched into atomic transactions (``commit(_:durability:)``); reads go through immutable
+/// ``Snapshot``s taken in O(1) (``snapshot()``). Opening a store recovers it: it rebuilds the
+/// in-memory index from the log, ends the log at a torn tail, ignores transactions that never
+/// committed, and refuses (with `.corruption`, naming file and offset) damage a crash cannot
+/// explain.
+///
+/// ```swift
+/// let store = try Store(directory: "/var/lib/app/db")
+/// var batch = WriteBatch()
+/// batch.put(Array("hello".utf8), forKey: StorageKey("greeting"), in: Keyspace(1))
+/// try store.commit(batch)
+/// let value = try store.snapshot().value(for: StorageKey("greeting"), in: Keyspace(1))
+/// ```
+///
+/// Thread safety: a `Store` is `Sendable`. Any number of threads may commit at once (their
+/// batches are serialized, and share one `fsync` when they wait together) and take snapshots
+/// at once. Taking a snapshot waits at most for the in-memory publication of one commit group;
+/// reading from a snapshot never waits for anything.
+///
+/// One process at a time may open a directory for writing: the `LOCK` file is held with
+/// `flock`, and a second open fails at once with `.locked`.
+public final class Store: Sendable {
+    /// The directory that holds the store's files.
+    public let directory: String
+    /// The options the store was opened with.
+    public let options: Options
+    /// What recovery did when the store was opened (torn tails cut, uncommitted transactions
+    /// ignored, leftover files removed, salvaged corruption).
+    public let recoveryEvents: [RecoveryEvent]
+
+    let fileSystem: any FileSystem
+    private let directoryLock: (any FileLock)?
+    let published: Mutex<PublishedState>
+    let writer: Mutex<WriterState>
+    let commitQueue = CommitQueue()
+
+    /// What snapshots are made from: guarded by `published`.
+    struct PublishedState: Sendable {
+        var index: KeyIndex
+        var sequence: UInt64
+        var segments: [UInt32: SegmentFile]
+        var records: Int
+        var bytes: Int
+    }
+
+    /// The append side: guarded by `writer`, held by one commit leader at a time.
+    struct WriterState: Sendable {
+        var active: SegmentFile?
+        var segmentOrder: [UInt32]
+        var offset: Int
+        var syncedOffset: Int
+        var nextSequence: UInt64
+        var buffer: [UInt8] = []
+        var recordSpans: [(offset: Int, length: Int)] = []
+        var failure: StrataError?
+        var isClosed = false
+    }
+
+    /// Opens the store in `directory`, creating it when it does not exist (unless read-only),
+    /// and recovers it.
+    ///
+    /// - Throws: ``StrataError`` with code
+    ///   - `.locked` when another process (or another open `Store`) has it open for writing;
+    ///   - `.corruption` (naming the file and offset) for damage a crash cannot explain;
+    ///   - `.unsupportedFormat` for files of a newer format version;
+    ///   - `.notFound` when opening read-only a directory that holds no store;
+    ///   - `.invalidArgument` for options out of range; `.io` when the file system fails.
+    /// - Complexity: O(n) in the size of the log.
+    public init(directory: String, options: Options = Options()) throws {
+        try options.validate()
+        self.directory = directory
+        self.options = options
+        self.fileSystem = options.fileSystem
+        if options.readOnly {
+            directoryLock = nil
+        } else {
+            try fileSystem.createDirectory(directory)
+            directoryLock = try fileSystem.lock(joinPath(directory, "LOCK"))
+        }
+        let recovered = try Recovery(directory: directory, options: options).run()
+        recoveryEvents = recovered.events
+        published = Mutex(PublishedState(
+            index: recovered.index, sequence: recovered.lastSequence,
+            segments: recovered.segments, records: recovered.records, bytes: recovered.bytes))
+        writer = Mutex(WriterState(
+            active: options.readOnly ? nil : recovered.segments[recovered.segmentOrder.last ?? 0],
+            segmentOrder: recovered.segmentOrder, offset: recovered.activeEnd,
+            syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))
+    }
+
+    deinit {
+        directoryLock?.unlock()
+    }
+
+    /// An immutable view of the store as of the latest commit.
+    /// - Complexity: O(1).
+    public func snapshot() -> Snapshot {
+        let readOptions = Snapshot.ReadOptions(
+            verifyChecksums: options.verifyChecksumsOnRead, maxValueSize: options.maxValueSize)
+        return published.withLock { state in
+            Snapshot(index: state.index, segments: state.segments, options: readOptions, sequence: state.sequence)
+        }
+    }
+
+    /// The sequence number of the latest commit (0 for an empty store).
+    public var sequence: UInt64 { published.withLock { $0.sequence } }
+
+    /// The failure that made the store refuse writes (a failed `fsync`, a failed segment
+    /// roll), or nil while it accepts them.
+    public var writeFailure: StrataError? { writer.withLock { $0.failure } }
+
+    /// Syncs what was committed with `.none` durability and stops accepting commits. Snapshots
+    /// taken before keep working. Closing twice is harmless.
+    /// - Throws: ``StrataError`` `.io` when the final sync fails.
+    public func close() throws {
+        try writer.withLock { state in
+            guard !state.isClosed else { return }
+            state.isClosed = true
+            if let active = state.active, state.failure == nil, state.offset > state.syncedOffset {
+                try active.file.sync()
+                state.syncedOffset = state.offset
+            }
+        }
+        directoryLock?.unlock()
+    }
+}

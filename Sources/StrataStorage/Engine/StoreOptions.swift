@@ -1,0 +1,54 @@
+extension Store {
+    /// How a store is opened and how it writes.
+    ///
+    /// A value type; `Sendable`.
+    public struct Options: Sendable {
+        /// The durability of commits that do not name one. Default `.full`.
+        public var durability: Durability = .full
+        /// A segment is sealed and a new one started when the next transaction would make it
+        /// larger than this many bytes. Default 64 MiB; at least 4 KiB, at most 2 GiB.
+        /// (A single transaction larger than this gets a segment of its own.)
+        public var segmentSize: Int = 64 << 20
+        /// Values of at least this many bytes are stored zstd-compressed when that makes them
+        /// smaller. Default 4,096; `Int.max` turns compression off.
+        public var compressionThreshold: Int = 4096
+        /// The zstd level for compressed values. Default 3.
+        public var compressionLevel: Int32 = 3
+        /// The largest value accepted, in bytes. Default 256 MiB; at most 1 GiB.
+        public var maxValueSize: Int = 256 << 20
+        /// Open without taking the lock and refuse every write. Nothing on disk changes, not
+        /// even a torn tail. Default `false`.
+        public var readOnly = false
+        /// With ``readOnly``: when a segment is corrupt, keep every transaction before the
+        /// damage instead of refusing to open, and report what was skipped in
+        /// ``Store/recoveryEvents``. Default `false`.
+        public var salvage = false
+        /// Check each record's checksum when a snapshot reads it. Default `true`.
+        public var verifyChecksumsOnRead = true
+        /// The file system the store goes through. Default: the real one.
+        public var fileSystem: any FileSystem = PosixFileSystem()
+
+        /// Options with every default.
+        public init() {}
+
+        /// Checks the options.
+        /// - Throws: ``StrataError`` `.invalidArgument` naming the option that is out of range.
+        func validate() throws {
+            guard (4096...(2 << 30)).contains(segmentSize) else {
+                throw StrataError(.invalidArgument, "segmentSize \(segmentSize) is outside 4 KiB…2 GiB")
+            }
+            guard compressionThreshold >= 1 else {
+                throw StrataError(.invalidArgument, "compressionThreshold must be at least 1")
+            }
+            guard (1...22).contains(compressionLevel) else {
+                throw StrataError(.invalidArgument, "compressionLevel \(compressionLevel) is outside 1…22")
+            }
+            guard (0...RecordFormat.maxPayloadLength / 2).contains(maxValueSize) else {
+                throw StrataError(.invalidArgument, "maxValueSize \(maxValueSize) is outside 0…512 MiB")
+            }
+            guard !salvage || readOnly else {
+                throw StrataError(.invalidArgument, "salvage requires readOnly: a salvaged store cannot be written")
+            }
+        }
+    }
+}

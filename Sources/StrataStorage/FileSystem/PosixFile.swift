@@ -1,0 +1,220 @@
+// PosixFile: an open file descriptor behind the `StorageFile` protocol (pread/pwrite, fsync,
+// ftruncate, fstat, and zero-copy reads through a growing read-only mmap).
+//
+// Thread safety: all methods may be called from any thread at once (many readers and one writer
+// appending is the intended use). Mutable state (closed flag, known size, mappings) sits in one
+// `Mutex`; reads and writes run outside it. Closing the file while other threads still use it
+// (or still run a `withBytes` body) is the caller's bug: the descriptor and mappings go away.
+// Only size changes made through this object or seen by `fstat` are known: another process
+// shrinking the file under a mapped reader can still fault it.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+
+/// A file opened by ``PosixFileSystem``.
+final class PosixFile: StorageFile {
+    /// The path the file was opened with.
+    let path: String
+    private let fd: Int32
+    private let state: Mutex<State>
+
+    /// The smallest virtual size mapped for ``withBytes(at:count:_:)``.
+    static let minimumMapCapacity = 64 << 20
+
+    private struct State {
+        var closed = false
+        /// The file size as far as this process knows (updated by writes, truncates and fstat).
+        var knownSize: Int
+        /// Address and length of the newest (largest) mapping; 0 when nothing is mapped yet.
+        var mapAddress: UInt = 0
+        var mapCapacity = 0
+        /// Every mapping made so far; older ones stay alive for readers still using them.
+        var mappings: [(address: UInt, length: Int)] = []
+    }
+
+    /// Wraps an open descriptor; the file takes ownership of it.
+    /// - Throws: ``StrataError`` `.io` when `fstat` fails.
+    init(path: String, descriptor: Int32) throws {
+        self.path = path
+        self.fd = descriptor
+        let size = try Self.fstatSize(descriptor, path: path)
+        self.state = Mutex(State(knownSize: size))
+    }
+
+    deinit {
+        state.withLock { state in
+            if !state.closed {
+                state.closed = true
+                Self.unmapAll(&state)
+                _ = Glibc.close(fd)
+            }
+        }
+    }
+
+    /// The size from `fstat`.
+    /// - Throws: ``StrataError`` `.io`.
+    func size() throws -> Int {
+        try checkOpen("fstat")
+        let size = try Self.fstatSize(fd, path: path)
+        state.withLock { $0.knownSize = size }
+        return size
+    }
+
+    /// `pread` until `buffer` is full or end of file; `EINTR` is retried.
+    /// - Throws: ``StrataError`` `.io`.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+        try checkOpen("pread")
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n > 0 {
+                done += n
+            } else if n == 0 {
+                break
+            } else {
+                let code = currentErrno()
+                if code != EINTR {
+                    throw StrataError(.io, "pread failed", file: path, offset: offset, errno: code)
+                }
+            }
+        }
+        return done
+    }
+
+    /// Maps the file (`PROT_READ`, `MAP_SHARED`) and calls `body` with the requested bytes.
+    /// The range must lie inside the file; bytes past end of file are never touched.
+    /// - Throws: ``StrataError`` `.io` ("read past end of file", or a failed `mmap`), or what
+    ///   `body` throws.
+    func withBytes<R>(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        guard offset >= 0, count >= 0, offset <= Int.max - count else {
+            throw StrataError(.io, "invalid range: \(count) bytes", file: path, offset: offset,
+                              errno: EINVAL)
+        }
+        let end = offset + count
+        let address: UInt = try state.withLock { state throws(StrataError) -> UInt in
+            guard !state.closed else { throw Self.closedError("mmap", path) }
+            if end > state.knownSize {
+                state.knownSize = try Self.fstatSize(fd, path: path)
+                if end > state.knownSize {
+                    throw StrataError(
+                        .io, "read past end of file: \(count) bytes wanted, file has "
+                            + "\(state.knownSize)",
+                        file: path, offset: offset, errno: EINVAL)
+                }
+            }
+            if count == 0 { return 0 }
+            if end > state.mapCapacity { try remap(&state, covering: end) }
+            return state.mapAddress
+        }
+        if count == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let start = UnsafeRawPointer(bitPattern: address)! + offset
+        return try body(UnsafeRawBufferPointer(start: start, count: count))
+    }
+
+    /// `pwrite` until every byte is written; short writes and `EINTR` are retried.
+    /// - Throws: ``StrataError`` `.io` (`ENOSPC`, `EIO`, …); bytes before the failure may have
+    ///   been written.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        try checkOpen("pwrite")
+        var done = 0
+        defer {
+            let end = offset + done
+            state.withLock { $0.knownSize = max($0.knownSize, end) }
+        }
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if n >= 0 {
+                done += n
+            } else {
+                let code = currentErrno()
+                if code != EINTR {
+                    throw StrataError(.io, "pwrite failed", file: path, offset: offset + done,
+                                      errno: code)
+                }
+            }
+        }
+    }
+
+    /// `fsync`, retried on `EINTR`.
+    /// - Throws: ``StrataError`` `.io`.
+    func sync() throws {
+        try checkOpen("fsync")
+        try fsyncRetrying(fd, path: path)
+    }
+
+    /// `ftruncate` to `size`.
+    /// - Throws: ``StrataError`` `.io`.
+    func truncate(to size: Int) throws {
+        try checkOpen("ftruncate")
+        while ftruncate(fd, off_t(size)) != 0 {
+            let code = currentErrno()
+            if code != EINTR { throw StrataError.io("ftruncate", path: path, errno: code) }
+        }
+        state.withLock { $0.knownSize = size }
+    }
+
+    /// Unmaps everything and closes the descriptor. Closing twice is harmless.
+    /// - Throws: ``StrataError`` `.io` when `close(2)` reports an error.
+    func close() throws {
+        let wasOpen = state.withLock { state in
+            if state.closed { return false }
+            state.closed = true
+            Self.unmapAll(&state)
+            return true
+        }
+        // Never retry close(2) on Linux: the descriptor is released even when it fails.
+        if wasOpen && Glibc.close(fd) != 0 {
+            throw StrataError.io("close", path: path, errno: currentErrno())
+        }
+    }
+
+    // MARK: - Private
+
+    private func checkOpen(_ operation: String) throws {
+        if state.withLock({ $0.closed }) { throw Self.closedError(operation, path) }
+    }
+
+    private static func closedError(_ operation: String, _ path: String) -> StrataError {
+        StrataError(.io, "\(operation) failed: the file is closed", file: path, errno: EBADF)
+    }
+
+    private static func fstatSize(_ fd: Int32, path: String) throws(StrataError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw StrataError.io("fstat", path: path, errno: currentErrno())
+        }
+        return Int(info.st_size)
+    }
+
+    /// Maps a larger window; the old mapping stays until close.
+    private func remap(_ state: inout State, covering end: Int) throws(StrataError) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var capacity = max(Self.minimumMapCapacity, state.mapCapacity * 2)
+        let wanted = max(end, state.knownSize)
+        while capacity < wanted { capacity *= 2 }
+        capacity = (capacity + page - 1) / page * page
+        guard let pointer = mmap(nil, capacity, PROT_READ, MAP_SHARED, fd, 0),
+            Int(bitPattern: pointer) != -1
+        else {
+            throw StrataError.io("mmap", path: path, errno: currentErrno())
+        }
+        let address = UInt(bitPattern: pointer)
+        state.mappings.append((address, capacity))
+        state.mapAddress = address
+        state.mapCapacity = capacity
+    }
+
+    private static func unmapAll(_ state: inout State) {
+        for mapping in state.mappings {
+            _ = munmap(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.length)
+        }
+        state.mappings = []
+        state.mapAddress = 0
+        state.mapCapacity = 0
+    }
+}

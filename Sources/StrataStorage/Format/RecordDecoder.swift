@@ -1,0 +1,157 @@
+// Reads one record frame (RecordFormat.swift) from bytes, checking everything it can.
+// Pure functions; safe from any thread. Never traps on any input.
+
+/// A record frame that passed its checksum and structural checks.
+struct DecodedRecord {
+    var kind: RecordKind
+    var flags: UInt8
+    var sequence: UInt64
+    /// Bytes of the whole frame (header and payload).
+    var length: Int
+    /// The record's payload (a view into the decoded bytes).
+    var payload: UnsafeRawBufferPointer
+
+    /// For put and delete: the keyspace.
+    var keyspace: Keyspace {
+        Keyspace(payload.loadLittleEndian(at: 0, as: UInt32.self))
+    }
+
+    /// For put and delete: the key's bytes.
+    var keyBytes: UnsafeRawBufferPointer {
+        let count = Int(payload.loadLittleEndian(at: 4, as: UInt16.self))
+        let start = RecordFormat.keyPrefixSize
+        return UnsafeRawBufferPointer(rebasing: payload[start..<(start + count)])
+    }
+
+    /// For put: the stored value bytes, compressed when `isCompressed` (then preceded by the
+    /// raw length, see `rawValueLength`).
+    var valueBytes: UnsafeRawBufferPointer {
+        let start = RecordFormat.keyPrefixSize + keyBytes.count + (isCompressed ? 4 : 0)
+        return UnsafeRawBufferPointer(rebasing: payload[start...])
+    }
+
+    var isCompressed: Bool { flags & RecordFormat.compressedFlag != 0 }
+
+    /// For a compressed put: the length of the value once decompressed.
+    var rawValueLength: Int {
+        Int(payload.loadLittleEndian(at: RecordFormat.keyPrefixSize + keyBytes.count, as: UInt32.self))
+    }
+
+    /// For commit: how many records the transaction has before its commit record.
+    var commitRecordCount: Int { Int(payload.loadLittleEndian(at: 0, as: UInt32.self)) }
+
+    /// For commit: the segment offset the writer had synced when it wrote this commit.
+    var commitSyncedThrough: Int {
+        Int(truncatingIfNeeded: payload.loadLittleEndian(at: 8, as: UInt64.self))
+    }
+
+    /// The value of a put, decompressed when needed.
+    /// - Throws: ``StrataError`` `.corruption` when a compressed value does not decode or
+    ///   declares a size over `limit`.
+    func value(limit: Int) throws -> [UInt8] {
+        if isCompressed {
+            return try ZstdCodec.decompress(valueBytes, decompressedSize: rawValueLength, limit: limit)
+        }
+        return Array(valueBytes)
+    }
+}
+
+/// Why bytes are not a valid record.
+enum RecordDamage: Error, Equatable, Sendable {
+    /// Fewer bytes than a header remain.
+    case shortHeader
+    /// The header declares more payload than the file holds.
+    case lengthPastEnd
+    /// The declared length is over the format's limit.
+    case impossibleLength
+    /// The checksum does not match the bytes.
+    case checksumMismatch
+    /// The checksum matches but the kind is unknown (written by a newer version, or a bug).
+    case unknownKind(UInt8)
+    /// The checksum matches but flag bits this version does not know are set.
+    case unknownFlags(UInt8)
+    /// The checksum matches but the payload does not have its kind's structure.
+    case malformedPayload(String)
+
+    /// Whether a crash while appending could have produced this damage. Only such damage at
+    /// the tail of the newest segment may end the log instead of being corruption.
+    var couldBeTornWrite: Bool {
+        switch self {
+        case .shortHeader, .lengthPastEnd, .impossibleLength, .checksumMismatch: return true
+        case .unknownKind, .unknownFlags, .malformedPayload: return false
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .shortHeader: return "record header cut short"
+        case .lengthPastEnd: return "record length runs past the end of the file"
+        case .impossibleLength: return "record declares an impossible length"
+        case .checksumMismatch: return "record checksum mismatch"
+        case .unknownKind(let kind): return "unknown record kind \(kind)"
+        case .unknownFlags(let flags): return "unknown record flags 0x\(String(flags, radix: 16))"
+        case .malformedPayload(let why): return "malformed record payload: \(why)"
+        }
+    }
+}
+
+enum RecordDecoder {
+    /// Decodes the record at the start of `bytes` (which run to the end of the file).
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<DecodedRecord, RecordDamage> {
+        guard bytes.count >= RecordFormat.headerSize else { return .failure(.shortHeader) }
+        let payloadLength = Int(bytes.loadLittleEndian(at: 4, as: UInt32.self))
+        guard payloadLength <= RecordFormat.maxPayloadLength else {
+            return .failure(.impossibleLength)
+        }
+        let length = RecordFormat.headerSize + payloadLength
+        guard length <= bytes.count else { return .failure(.lengthPastEnd) }
+        let stored = CRC32C.unmask(bytes.loadLittleEndian(at: 0, as: UInt32.self))
+        let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[4..<length]))
+        guard stored == actual else { return .failure(.checksumMismatch) }
+        guard let kind = RecordKind(rawValue: bytes[8]) else { return .failure(.unknownKind(bytes[8])) }
+        let flags = bytes[9]
+        guard flags & ~RecordFormat.knownFlags == 0 else { return .failure(.unknownFlags(flags)) }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[RecordFormat.headerSize..<length])
+        if let problem = structuralProblem(kind: kind, flags: flags, payload: payload) {
+            return .failure(.malformedPayload(problem))
+        }
+        return .success(DecodedRecord(
+            kind: kind, flags: flags, sequence: bytes.loadLittleEndian(at: 10, as: UInt64.self),
+            length: length, payload: payload))
+    }
+
+    private static func structuralProblem(
+        kind: RecordKind, flags: UInt8, payload: UnsafeRawBufferPointer
+    ) -> String? {
+        switch kind {
+        case .commit:
+            if payload.count != RecordFormat.commitPayloadSize { return "commit payload of \(payload.count) bytes" }
+            if flags != 0 { return "flags on a commit record" }
+            return nil
+        case .put, .delete:
+            guard payload.count >= RecordFormat.keyPrefixSize else { return "no room for a key" }
+            let keyLength = Int(payload.loadLittleEndian(at: 4, as: UInt16.self))
+            let afterKey = RecordFormat.keyPrefixSize + keyLength
+            guard afterKey <= payload.count else { return "key runs past the payload" }
+            if kind == .delete {
+                if flags != 0 { return "flags on a delete record" }
+                if afterKey != payload.count { return "bytes after a deleted key" }
+            } else if flags & RecordFormat.compressedFlag != 0, afterKey + 4 > payload.count {
+                return "compressed value without its length"
+            }
+            return nil
+        }
+    }
+}
+
+extension RecordDecoder {
+    /// Decodes a record already checked once (recovery checked it when it built the index),
+    /// without recomputing its checksum. Only for `Store.Options.verifyChecksumsOnRead == false`.
+    static func decodeTrusted(_ bytes: UnsafeRawBufferPointer) -> DecodedRecord {
+        let length = RecordFormat.headerSize + Int(bytes.loadLittleEndian(at: 4, as: UInt32.self))
+        return DecodedRecord(
+            kind: RecordKind(rawValue: bytes[8]) ?? .put, flags: bytes[9],
+            sequence: bytes.loadLittleEndian(at: 10, as: UInt64.self), length: length,
+            payload: UnsafeRawBufferPointer(rebasing: bytes[RecordFormat.headerSize..<min(length, bytes.count)]))
+    }
+}

@@ -1,0 +1,84 @@
+// The fixed header at the start of every segment file. Part of the on-disk format.
+//
+// ┌────────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────────┬────────┐
+// │ magic (8)  │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│ reserved 32│ crc (4)│
+// └────────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────────┴────────┘
+//   0            8         10         12         16         20         24           60
+//
+// - magic: the ASCII bytes "STRATASG".
+// - ver: format version, little-endian UInt16. This code writes and reads version 1 and
+//   refuses any other version with `.unsupportedFormat`.
+// - hsize: header size in bytes (64); records start at this offset.
+// - seg#: the segment's number, which is also its file name (000001.seg).
+// - dict: id of the zstd dictionary compressed values use (0 = none). Reserved for the
+//   compactor's per-class dictionaries; version 1 writes 0 and refuses anything else.
+// - cipher: id of the at-rest cipher (0 = none). Reserved for encryption; version 1 writes 0 and
+//   refuses anything else.
+// - reserved: zero.
+// - crc: masked CRC-32C of bytes [0, 60).
+
+/// The header of a segment file.
+struct SegmentHeader: Equatable, Sendable {
+    static let size = 64
+    static let magic: [UInt8] = Array("STRATASG".utf8)
+    static let currentVersion: UInt16 = 1
+
+    var version: UInt16 = SegmentHeader.currentVersion
+    var segmentNumber: UInt32
+    var dictionaryID: UInt32 = 0
+    var cipherID: UInt32 = 0
+
+    /// The header's 64 bytes.
+    func encoded() -> [UInt8] {
+        var bytes = SegmentHeader.magic
+        bytes.appendLittleEndian(version)
+        bytes.appendLittleEndian(UInt16(SegmentHeader.size))
+        bytes.appendLittleEndian(segmentNumber)
+        bytes.appendLittleEndian(dictionaryID)
+        bytes.appendLittleEndian(cipherID)
+        bytes.append(contentsOf: repeatElement(0, count: 60 - bytes.count))
+        bytes.appendLittleEndian(CRC32C.mask(CRC32C.checksum(bytes)))
+        return bytes
+    }
+
+    /// Reads and checks a header.
+    /// - Throws: ``StrataError`` `.corruption` (naming `file`) when the bytes are not a segment
+    ///   header, `.unsupportedFormat` when the version or an extension id is not one this code
+    ///   reads.
+    static func decode(_ bytes: UnsafeRawBufferPointer, file: String) throws -> SegmentHeader {
+        guard bytes.count >= size else {
+            throw StrataError.corrupt(
+                "segment header cut short (\(bytes.count) of \(size) bytes)", file: file, offset: 0)
+        }
+        guard bytes[0..<8].elementsEqual(magic) else {
+            throw StrataError.corrupt("not a Strata segment (bad magic)", file: file, offset: 0)
+        }
+        let stored = CRC32C.unmask(bytes.loadLittleEndian(at: 60, as: UInt32.self))
+        guard stored == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<60])) else {
+            throw StrataError.corrupt("segment header checksum mismatch", file: file, offset: 0)
+        }
+        let version = bytes.loadLittleEndian(at: 8, as: UInt16.self)
+        guard version == currentVersion else {
+            throw StrataError(
+                .unsupportedFormat,
+                "segment format version \(version) is not supported (this build reads version \(currentVersion)); open it with a newer Strata",
+                file: file, offset: 8)
+        }
+        let headerSize = bytes.loadLittleEndian(at: 10, as: UInt16.self)
+        guard headerSize == size else {
+            throw StrataError.corrupt("segment header size \(headerSize), expected \(size)", file: file, offset: 10)
+        }
+        let header = SegmentHeader(
+            version: version,
+            segmentNumber: bytes.loadLittleEndian(at: 12, as: UInt32.self),
+            dictionaryID: bytes.loadLittleEndian(at: 16, as: UInt32.self),
+            cipherID: bytes.loadLittleEndian(at: 20, as: UInt32.self))
+        guard header.dictionaryID == 0, header.cipherID == 0 else {
+            throw StrataError(
+                .unsupportedFormat,
+                "segment uses a compression dictionary or cipher this build does not support",
+                file: file, offset: 16)
+        }
+        return header
+    }
+}

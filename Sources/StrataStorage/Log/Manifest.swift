@@ -1,0 +1,108 @@
+// The MANIFEST: the set of live segments, replaced atomically on every change.
+//
+// ┌────────────┬─────────┬────────────┬──────────┬──────────────┬─────────────────┬────────┐
+// │ magic (8)  │ ver (2) │ reserved 2 │ count (4)│ last seq (8) │ segment# (4)×N  │ crc (4)│
+// └────────────┴─────────┴────────────┴──────────┴──────────────┴─────────────────┴────────┘
+//   0            8         10           12         16             24
+//
+// - magic: "STRATAMF"; ver: 1 (others refused with `.unsupportedFormat`).
+// - count: the number N of live segments, in log order (oldest first); the last is the one
+//   being appended to.
+// - last seq: a floor for sequence numbers: the highest sequence committed when the manifest
+//   was written, so numbering never goes back even when compaction empties old segments.
+// - crc: masked CRC-32C of every byte before it.
+//
+// Replacement protocol (ManifestStore.install): write MANIFEST.tmp, fsync it, rename it over
+// MANIFEST, fsync the directory; only then may files the old manifest named be unlinked.
+// A MANIFEST.tmp found at open is a leftover of a crash before the rename and is removed.
+
+/// The decoded contents of a MANIFEST file.
+struct Manifest: Equatable, Sendable {
+    static let fileName = "MANIFEST"
+    static let temporaryName = "MANIFEST.tmp"
+    static let magic: [UInt8] = Array("STRATAMF".utf8)
+    static let currentVersion: UInt16 = 1
+    /// More segments than this in one manifest is treated as corruption (guards allocation).
+    static let maxSegments = 1 << 20
+
+    var segments: [UInt32]
+    var lastSequence: UInt64
+
+    func encoded() -> [UInt8] {
+        var bytes = Manifest.magic
+        bytes.appendLittleEndian(Manifest.currentVersion)
+        bytes.appendLittleEndian(UInt16(0))
+        bytes.appendLittleEndian(UInt32(segments.count))
+        bytes.appendLittleEndian(lastSequence)
+        for segment in segments { bytes.appendLittleEndian(segment) }
+        bytes.appendLittleEndian(CRC32C.mask(CRC32C.checksum(bytes)))
+        return bytes
+    }
+
+    /// - Throws: ``StrataError`` `.corruption` naming `file` and offset, or `.unsupportedFormat`.
+    static func decode(_ bytes: [UInt8], file: String) throws -> Manifest {
+        try bytes.withUnsafeBytes { raw in
+            guard raw.count >= 28 else {
+                throw StrataError.corrupt("manifest cut short (\(raw.count) bytes)", file: file, offset: 0)
+            }
+            guard raw[0..<8].elementsEqual(magic) else {
+                throw StrataError.corrupt("not a Strata manifest (bad magic)", file: file, offset: 0)
+            }
+            let version = raw.loadLittleEndian(at: 8, as: UInt16.self)
+            guard version == currentVersion else {
+                throw StrataError(
+                    .unsupportedFormat,
+                    "manifest format version \(version) is not supported (this build reads version \(currentVersion)); open it with a newer Strata",
+                    file: file, offset: 8)
+            }
+            let count = Int(raw.loadLittleEndian(at: 12, as: UInt32.self))
+            guard count <= maxSegments, raw.count == 28 + 4 * count else {
+                throw StrataError.corrupt(
+                    "manifest declares \(count) segments but holds \(raw.count) bytes", file: file, offset: 12)
+            }
+            let crcOffset = raw.count - 4
+            let stored = CRC32C.unmask(raw.loadLittleEndian(at: crcOffset, as: UInt32.self))
+            guard stored == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<crcOffset])) else {
+                throw StrataError.corrupt("manifest checksum mismatch", file: file, offset: crcOffset)
+            }
+            let segments = (0..<count).map { raw.loadLittleEndian(at: 24 + 4 * $0, as: UInt32.self) }
+            guard zip(segments, segments.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                throw StrataError.corrupt("manifest segments are not in increasing order", file: file, offset: 24)
+            }
+            return Manifest(segments: segments, lastSequence: raw.loadLittleEndian(at: 16, as: UInt64.self))
+        }
+    }
+
+    /// Reads the manifest in `directory`, or nil when there is none.
+    /// - Throws: ``StrataError`` `.corruption`, `.unsupportedFormat` or `.io`.
+    static func read(in directory: String, fileSystem: any FileSystem) throws -> Manifest? {
+        let path = joinPath(directory, fileName)
+        guard fileSystem.exists(path) else { return nil }
+        let file = try fileSystem.open(path, mode: .readOnly)
+        defer { try? file.close() }
+        let size = try file.size()
+        guard size <= 28 + 4 * maxSegments else {
+            throw StrataError.corrupt("manifest of \(size) bytes is too large", file: path, offset: 0)
+        }
+        return try decode(try file.readExactly(size, at: 0), file: path)
+    }
+
+    /// Installs this manifest atomically in `directory` (see the protocol above).
+    /// - Throws: ``StrataError`` `.io`. On failure the old manifest may or may not have been
+    ///   replaced; the caller must stop writing.
+    func install(in directory: String, fileSystem: any FileSystem) throws {
+        let temporary = joinPath(directory, Manifest.temporaryName)
+        if fileSystem.exists(temporary) { try fileSystem.removeFile(temporary) }
+        let file = try fileSystem.open(temporary, mode: .createNew)
+        do {
+            try file.write(encoded(), at: 0)
+            try file.sync()
+            try file.close()
+        } catch {
+            try? file.close()
+            throw error
+        }
+        try fileSystem.rename(temporary, to: joinPath(directory, Manifest.fileName))
+        try fileSystem.syncDirectory(directory)
+    }
+}

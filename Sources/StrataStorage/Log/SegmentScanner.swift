@@ -1,0 +1,116 @@
+// Walks the records of one segment, hands each committed transaction to a callback, and says
+// where the valid log ends and why. Used by recovery at open and by `strata verify`.
+// A pure function over bytes; safe from any thread.
+
+/// One put or delete of a committed transaction, with where its record lies.
+struct ScannedOperation {
+    var isPut: Bool
+    var keyspace: Keyspace
+    var key: StorageKey
+    var offset: Int
+    var length: Int
+}
+
+/// What a scan of one segment found.
+struct SegmentScanResult {
+    /// The offset just past the last commit record (the header size when there is none).
+    var committedEnd: Int
+    /// The first damaged record, if any: its offset and what is wrong.
+    var damage: (offset: Int, kind: RecordDamage)?
+    /// Whether every byte from the damage to the end of the file is zero.
+    var damageIsZeroFill = false
+    /// Whether a valid commit record past the damage says the damaged bytes had been synced
+    /// (so the damage cannot be a torn write).
+    var damageBeforeSyncedPoint = false
+    /// Records read (puts, deletes and commits) before the end or the damage.
+    var records = 0
+    /// Transactions applied.
+    var transactions = 0
+    /// Records read that belong to no commit (an interrupted or failed transaction).
+    var uncommittedRecords = 0
+    /// The highest committed sequence seen.
+    var lastSequence: UInt64 = 0
+}
+
+enum SegmentScanner {
+    /// Scans `bytes`, the whole segment file, whose header has already been checked.
+    /// `lastSequence` is the highest sequence committed by earlier segments; sequences must
+    /// increase past it.
+    static func scan(
+        _ bytes: UnsafeRawBufferPointer, after lastSequence: UInt64,
+        apply: (_ sequence: UInt64, _ operations: [ScannedOperation]) -> Void
+    ) -> SegmentScanResult {
+        var result = SegmentScanResult(committedEnd: SegmentHeader.size, lastSequence: lastSequence)
+        var pending: [ScannedOperation] = []
+        var pendingSequence: UInt64?
+        var offset = SegmentHeader.size
+        while offset < bytes.count {
+            let record: DecodedRecord
+            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            case .failure(let damage):
+                result.damage = (offset, damage)
+            case .success(let decoded):
+                record = decoded
+                if record.sequence <= result.lastSequence {
+                    result.damage = (offset, .malformedPayload(
+                        "sequence \(record.sequence) does not follow committed sequence \(result.lastSequence)"))
+                    break
+                }
+                if pendingSequence != record.sequence {
+                    result.uncommittedRecords += pending.count
+                    pending.removeAll(keepingCapacity: true)
+                    pendingSequence = record.sequence
+                }
+                result.records += 1
+                if record.kind == .commit {
+                    guard record.commitRecordCount == pending.count else {
+                        result.records -= 1
+                        result.damage = (offset, .malformedPayload(
+                            "commit of \(record.commitRecordCount) records follows \(pending.count)"))
+                        break
+                    }
+                    apply(record.sequence, pending)
+                    result.transactions += 1
+                    result.lastSequence = record.sequence
+                    result.committedEnd = offset + record.length
+                    pending.removeAll(keepingCapacity: true)
+                    pendingSequence = nil
+                } else {
+                    pending.append(ScannedOperation(
+                        isPut: record.kind == .put, keyspace: record.keyspace,
+                        key: StorageKey(record.keyBytes), offset: offset, length: record.length))
+                }
+                offset += record.length
+                continue
+            }
+            break
+        }
+        result.uncommittedRecords += pending.count
+        if let damage = result.damage {
+            let tail = UnsafeRawBufferPointer(rebasing: bytes[damage.offset...])
+            result.damageIsZeroFill = tail.allSatisfy { $0 == 0 }
+            result.damageBeforeSyncedPoint = hasSyncedCommit(in: bytes, after: damage.offset)
+        }
+        return result
+    }
+
+    /// Whether some valid commit record after `damageOffset` declares the segment synced past
+    /// `damageOffset`. Looks at every byte offset, but only offsets whose length and kind bytes
+    /// look like a commit pay for a checksum.
+    static func hasSyncedCommit(in bytes: UnsafeRawBufferPointer, after damageOffset: Int) -> Bool {
+        let size = RecordFormat.commitRecordSize
+        var candidate = damageOffset + 1
+        while candidate + size <= bytes.count {
+            defer { candidate += 1 }
+            guard bytes[candidate + 8] == RecordKind.commit.rawValue,
+                  bytes.loadLittleEndian(at: candidate + 4, as: UInt32.self) == RecordFormat.commitPayloadSize
+            else { continue }
+            let window = UnsafeRawBufferPointer(rebasing: bytes[candidate..<(candidate + size)])
+            if case .success(let record) = RecordDecoder.decode(window),
+               record.commitSyncedThrough > damageOffset {
+                return true
+            }
+        }
+        return false
+    }
+}

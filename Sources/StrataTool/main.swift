@@ -1,0 +1,2 @@
+// Placeholder until the command-line tool lands.
+print("strata")

@@ -1,0 +1,97 @@
+import XCTest
+@testable import StrataStorage
+
+/// Opens a store on `fileSystem` with small segments, so tests roll often.
+func openStore(
+    _ fileSystem: any FileSystem, directory: String = "/db", segmentSize: Int = 4096,
+    durability: Durability = .full, compressionThreshold: Int = 1024, readOnly: Bool = false,
+    salvage: Bool = false
+) throws -> Store {
+    var options = Store.Options()
+    options.fileSystem = fileSystem
+    options.segmentSize = segmentSize
+    options.durability = durability
+    options.compressionThreshold = compressionThreshold
+    options.readOnly = readOnly
+    options.salvage = salvage
+    return try Store(directory: directory, options: options)
+}
+
+/// Every key and value of every keyspace, as plain values for comparing with a model.
+typealias Contents = [Keyspace: [StorageKey: [UInt8]]]
+
+func contents(of snapshot: Snapshot) throws -> Contents {
+    var result: Contents = [:]
+    for keyspace in snapshot.keyspaces {
+        var values: [StorageKey: [UInt8]] = [:]
+        try snapshot.forEach(in: keyspace) { key, value in
+            values[key] = Array(value)
+            return true
+        }
+        result[keyspace] = values
+    }
+    return result
+}
+
+/// Applies a batch to a model of the store's contents.
+func apply(_ batch: WriteBatch, to model: inout Contents) {
+    for operation in batch.operations {
+        if operation.isDelete {
+            model[operation.keyspace]?[operation.key] = nil
+            if model[operation.keyspace]?.isEmpty == true { model[operation.keyspace] = nil }
+        } else {
+            model[operation.keyspace, default: [:]][operation.key] = batch.withValue(of: operation) { Array($0) }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so failures reproduce.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A deterministic workload of puts, overwrites and deletes over a few keyspaces, with some
+/// large compressible values; `batches[i]` is commit i.
+func makeWorkload(commits: Int, seed: UInt64) -> [WriteBatch] {
+    var random = SplitMix64(seed: seed)
+    var batches: [WriteBatch] = []
+    for _ in 0..<commits {
+        var batch = WriteBatch()
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let keyspace = Keyspace(UInt32.random(in: 1...2, using: &random))
+            let key = StorageKey(UInt64.random(in: 0..<40, using: &random))
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                batch.delete(key, in: keyspace)
+            } else if Int.random(in: 0..<12, using: &random) == 0 {
+                let byte = UInt8.random(in: 0...255, using: &random)
+                batch.put(repeatElement(byte, count: 3000), forKey: key, in: keyspace)
+            } else {
+                let count = Int.random(in: 0...200, using: &random)
+                batch.put((0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }, forKey: key, in: keyspace)
+            }
+        }
+        batches.append(batch)
+    }
+    return batches
+}
+
+/// The model state after each prefix of `batches`: `states[i]` is the state after i commits.
+func prefixStates(of batches: [WriteBatch]) -> [Contents] {
+    var states: [Contents] = [[:]]
+    var model: Contents = [:]
+    for batch in batches {
+        apply(batch, to: &model)
+        states.append(model)
+    }
+    return states
+}
+
+struct SimulatedCrash: Error {}
