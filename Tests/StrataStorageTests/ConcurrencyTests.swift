@@ -14,7 +14,7 @@ final class ConcurrencyTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try openStore(PosixFileSystem(), directory: directory, segmentSize: 64 << 10, durability: .none)
         let commits = 2000
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let done = Atomic<Bool>(false)
         let readers = 3
         let group = DispatchGroup()
@@ -52,7 +52,7 @@ final class ConcurrencyTests: XCTestCase {
         }
         // Two writers, to exercise group commit as well.
         let writerGroup = DispatchGroup()
-        let next = Mutex(1)
+        let next = Locked(1)
         for _ in 0..<2 {
             writerGroup.enter()
             Thread {

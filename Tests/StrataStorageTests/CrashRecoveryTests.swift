@@ -22,7 +22,7 @@ final class CrashRecoveryTests: XCTestCase {
         _ batches: [WriteBatch], durabilities: [Durability], crashAt: Int?
     ) -> (images: [(String, MemoryFileSystem)], acknowledged: Int, syncs: Int) {
         let fileSystem = MemoryFileSystem()
-        let images = Mutex<[(String, MemoryFileSystem)]>([])
+        let images = Locked<[(String, MemoryFileSystem)]>([])
         if let crashAt {
             let policies = policies(at: crashAt)
             fileSystem.setSyncHook { [unowned fileSystem] event in

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A log-structured key-value store: the engine under Strata's object layer.
 ///
@@ -36,8 +35,8 @@ public final class Store: Sendable {
 
     let fileSystem: any FileSystem
     private let directoryLock: (any FileLock)?
-    let published: Mutex<PublishedState>
-    let writer: Mutex<WriterState>
+    let published: Locked<PublishedState>
+    let writer: Locked<WriterState>
     let commitQueue = CommitQueue()
 
     /// What snapshots are made from: guarded by `published`.
@@ -85,10 +84,10 @@ public final class Store: Sendable {
         }
         let recovered = try Recovery(directory: directory, options: options).run()
         recoveryEvents = recovered.events
-        published = Mutex(PublishedState(
+        published = Locked(PublishedState(
             index: recovered.index, sequence: recovered.lastSequence,
             segments: recovered.segments, records: recovered.records, bytes: recovered.bytes))
-        writer = Mutex(WriterState(
+        writer = Locked(WriterState(
             active: options.readOnly ? nil : recovered.segments[recovered.segmentOrder.last ?? 0],
             segmentOrder: recovered.segmentOrder, offset: recovered.activeEnd,
             syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))

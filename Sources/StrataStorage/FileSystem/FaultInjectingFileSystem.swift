@@ -1,14 +1,13 @@
 // FaultInjectingFileSystem: wraps another file system and makes chosen operations fail
 // (EIO, ENOSPC, a failed fsync, a short write), by rules injected at run time.
 //
-// Thread safety: rules and counters sit behind one `Mutex`; every method may be called from any
+// Thread safety: rules and counters sit behind one `Locked` mutex; every method may be called from any
 // thread at once. Whether a given operation fails is decided atomically when it starts.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// A ``FileSystem`` that forwards to another and fails operations chosen by ``Fault`` rules.
 /// Files it opens are wrapped too, so their writes and syncs can fail.
@@ -119,7 +118,7 @@ public final class FaultInjectingFileSystem: FileSystem {
 
     /// The file system operations are forwarded to.
     public let base: any FileSystem
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Wraps `base`; no faults are active until ``inject(_:)``.
     public init(wrapping base: any FileSystem) { self.base = base }

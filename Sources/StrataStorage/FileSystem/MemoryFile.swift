@@ -8,7 +8,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// A file opened from a ``MemoryFileSystem``. Writes and truncates are recorded as unsynced
 /// until ``sync()``.
@@ -149,7 +148,7 @@ final class MemoryFile: StorageFile {
 final class MemoryFileLock: FileLock {
     private let fileSystem: MemoryFileSystem
     private let path: String
-    private let released = Mutex(false)
+    private let released = Locked(false)
 
     init(fileSystem: MemoryFileSystem, path: String) {
         self.fileSystem = fileSystem

@@ -10,7 +10,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// An in-memory ``FileSystem`` that can simulate a power loss.
 ///
@@ -34,7 +33,7 @@ public final class MemoryFileSystem: FileSystem, @unchecked Sendable {
         public let isDirectory: Bool
     }
 
-    private let mutex = Mutex<Void>(())
+    private let mutex = Locked<Void>(())
     /// Guarded by `mutex`: only touched inside `locked`.
     private var state = MemoryFileSystemState()
 

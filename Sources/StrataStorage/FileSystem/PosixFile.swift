@@ -3,7 +3,7 @@
 //
 // Thread safety: all methods may be called from any thread at once (many readers and one writer
 // appending is the intended use). Mutable state (closed flag, known size, mappings) sits in one
-// `Mutex`; reads and writes run outside it. Closing the file while other threads still use it
+// `Locked` mutex; reads and writes run outside it. Closing the file while other threads still use it
 // (or still run a `withBytes` body) is the caller's bug: the descriptor and mappings go away.
 // Only size changes made through this object or seen by `fstat` are known: another process
 // shrinking the file under a mapped reader can still fault it.
@@ -12,14 +12,13 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// A file opened by ``PosixFileSystem``.
 final class PosixFile: StorageFile {
     /// The path the file was opened with.
     let path: String
     private let fd: Int32
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// The smallest virtual size mapped for ``withBytes(at:count:_:)``.
     static let minimumMapCapacity = 64 << 20
@@ -41,7 +40,7 @@ final class PosixFile: StorageFile {
         self.path = path
         self.fd = descriptor
         let size = try Self.fstatSize(descriptor, path: path)
-        self.state = Mutex(State(knownSize: size))
+        self.state = Locked(State(knownSize: size))
     }
 
     deinit {

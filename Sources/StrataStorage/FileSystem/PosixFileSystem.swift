@@ -8,7 +8,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// The real file system: files on disk through POSIX system calls.
 ///
@@ -145,11 +144,11 @@ public struct PosixFileSystem: FileSystem {
 }
 
 /// An exclusive `flock` held on an open descriptor; closing the descriptor releases it.
-/// Thread safe: the descriptor sits in a `Mutex`, so concurrent `unlock()` calls close it once.
+/// Thread safe: the descriptor sits in a `Locked` mutex, so concurrent `unlock()` calls close it once.
 final class PosixFileLock: FileLock {
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
 
-    init(descriptor: Int32) { self.descriptor = Mutex(descriptor) }
+    init(descriptor: Int32) { self.descriptor = Locked(descriptor) }
 
     /// Releases the lock by closing the descriptor. Releasing twice is harmless.
     func unlock() {

@@ -1,5 +1,4 @@
 import CZstd
-import Synchronization
 
 /// Zstandard compression of block payloads, as magicless frames.
 ///
@@ -11,7 +10,7 @@ import Synchronization
 ///
 /// Thread safety: all entry points are static and may be called from any thread. zstd contexts
 /// are expensive to create (a compression context is hundreds of KiB to MiB), so each call
-/// borrows one from a small pool guarded by a `Mutex`, uses it exclusively, and returns it; at
+/// borrows one from a small pool guarded by a `Locked` mutex, uses it exclusively, and returns it; at
 /// most ``poolLimit`` idle contexts of each kind are kept.
 ///
 /// Dictionaries: when trained dictionaries arrive, they plug in where a borrowed context is
@@ -123,8 +122,8 @@ struct ZstdCodec {
         let pointer: OpaquePointer
     }
 
-    private static let compressionContexts = Mutex<[Context]>([])
-    private static let decompressionContexts = Mutex<[Context]>([])
+    private static let compressionContexts = Locked<[Context]>([])
+    private static let decompressionContexts = Locked<[Context]>([])
 
     private static func borrowCompressionContext() -> Context {
         if let context = compressionContexts.withLock({ $0.popLast() }) { return context }
