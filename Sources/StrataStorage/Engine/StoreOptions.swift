@@ -14,7 +14,7 @@ extension Store {
         public var compressionThreshold: Int = 4096
         /// The zstd level for compressed values. Default 3.
         public var compressionLevel: Int32 = 3
-        /// The largest value accepted, in bytes. Default 256 MiB; at most 1 GiB.
+        /// The largest value accepted, in bytes. Default 256 MiB; at most 512 MiB.
         public var maxValueSize: Int = 256 << 20
         /// Open without taking the lock and refuse every write. Nothing on disk changes, not
         /// even a torn tail. Default `false`.

@@ -1,13 +1,13 @@
 // The fixed header at the start of every segment file. Part of the on-disk format.
 //
 // ┌────────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────────┬────────┐
-// │ magic (8)  │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│ reserved 32│ crc (4)│
+// │ magic (8)  │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│ reserved 36│ crc (4)│
 // └────────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────────┴────────┘
 //   0            8         10         12         16         20         24           60
 //
 // - magic: the ASCII bytes "STRATASG".
-// - ver: format version, little-endian UInt16. This code writes and reads version 1 and
-//   refuses any other version with `.unsupportedFormat`.
+// - ver: format version, little-endian UInt16. This code writes and reads version 1; a newer
+//   version is refused with `.unsupportedFormat`, version 0 (never written) is corruption.
 // - hsize: header size in bytes (64); records start at this offset.
 // - seg#: the segment's number, which is also its file name (000001.seg).
 // - dict: id of the zstd dictionary compressed values use (0 = none). Reserved for the
@@ -58,6 +58,9 @@ struct SegmentHeader: Equatable, Sendable {
             throw StrataError.corrupt("segment header checksum mismatch", file: file, offset: 0)
         }
         let version = bytes.loadLittleEndian(at: 8, as: UInt16.self)
+        guard version != 0 else {
+            throw StrataError.corrupt("segment format version 0 was never written", file: file, offset: 8)
+        }
         guard version == currentVersion else {
             throw StrataError(
                 .unsupportedFormat,

@@ -8,8 +8,9 @@
 // - magic: "STRATAMF"; ver: 1 (others refused with `.unsupportedFormat`).
 // - count: the number N of live segments, in log order (oldest first); the last is the one
 //   being appended to.
-// - last seq: a floor for sequence numbers: the highest sequence committed when the manifest
-//   was written, so numbering never goes back even when compaction empties old segments.
+// - last seq: a floor for sequence numbers: the highest sequence assigned when the manifest
+//   was written (committed or not), so numbering never goes back even when compaction empties
+//   old segments.
 // - crc: masked CRC-32C of every byte before it.
 //
 // Replacement protocol (ManifestStore.install): write MANIFEST.tmp, fsync it, rename it over
@@ -48,13 +49,6 @@ struct Manifest: Equatable, Sendable {
             guard raw[0..<8].elementsEqual(magic) else {
                 throw StrataError.corrupt("not a Strata manifest (bad magic)", file: file, offset: 0)
             }
-            let version = raw.loadLittleEndian(at: 8, as: UInt16.self)
-            guard version == currentVersion else {
-                throw StrataError(
-                    .unsupportedFormat,
-                    "manifest format version \(version) is not supported (this build reads version \(currentVersion)); open it with a newer Strata",
-                    file: file, offset: 8)
-            }
             let count = Int(raw.loadLittleEndian(at: 12, as: UInt32.self))
             guard count <= maxSegments, raw.count == 28 + 4 * count else {
                 throw StrataError.corrupt(
@@ -64,6 +58,13 @@ struct Manifest: Equatable, Sendable {
             let stored = CRC32C.unmask(raw.loadLittleEndian(at: crcOffset, as: UInt32.self))
             guard stored == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<crcOffset])) else {
                 throw StrataError.corrupt("manifest checksum mismatch", file: file, offset: crcOffset)
+            }
+            let version = raw.loadLittleEndian(at: 8, as: UInt16.self)
+            guard version == currentVersion else {
+                throw StrataError(
+                    .unsupportedFormat,
+                    "manifest format version \(version) is not supported (this build reads version \(currentVersion)); open it with a newer Strata",
+                    file: file, offset: 8)
             }
             let segments = (0..<count).map { raw.loadLittleEndian(at: 24 + 4 * $0, as: UInt32.self) }
             guard zip(segments, segments.dropFirst()).allSatisfy({ $0 < $1 }) else {

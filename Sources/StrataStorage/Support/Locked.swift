@@ -12,12 +12,12 @@ import Darwin
 /// `pthread_mutex_lock` but cannot see the futex inside `Mutex` on Linux, and reports every
 /// access it guards as a race; CI runs the concurrency tests under the sanitizer.
 ///
-/// Thread-safe by construction.
-final class Locked<Value>: @unchecked Sendable {
+/// Shared with the object layer (`package` access). Thread-safe by construction.
+package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -30,7 +30,7 @@ final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
