@@ -1,0 +1,157 @@
+/// An ordered list of values or objects: the to-many relationship and the array property.
+///
+/// ```swift
+/// final class Person: Object {
+///     @Persisted var dogs: List<Dog>
+///     @Persisted var tags: List<String>
+/// }
+/// try db.write { person.dogs.append(rex) }
+/// ```
+///
+/// Duplicates are allowed. A list of objects holds links: deleting an object removes every
+/// entry of it. A list of embedded objects owns them: removing one deletes it. An unmanaged list
+/// is a plain array; a managed one reads and writes its owner's record (writes need
+/// `Database.write { }`).
+///
+/// Thread safety: as the object that owns it.
+public final class List<Element: _Persistable>: RandomAccessCollection, MutableCollection {
+    private enum Backing {
+        case unmanaged([Element])
+        case managed(CollectionBinding)
+    }
+
+    private var backing: Backing
+
+    /// An empty, unmanaged list.
+    public init() { backing = .unmanaged([]) }
+
+    /// An unmanaged list of `elements`.
+    public init<S: Sequence>(_ elements: S) where S.Element == Element { backing = .unmanaged(Array(elements)) }
+
+    init(binding: CollectionBinding) { backing = .managed(binding) }
+
+    /// Whether a database manages the list.
+    public var isManaged: Bool { if case .managed = backing { return true } else { return false } }
+
+    private var storedElements: [FieldValue] {
+        guard case .managed(let binding) = backing else { return [] }
+        if case .list(let elements) = binding.field { return elements }
+        return []
+    }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+    /// The number of elements.
+    public var endIndex: Int {
+        switch backing {
+        case .unmanaged(let elements): return elements.count
+        case .managed: return storedElements.count
+        }
+    }
+
+    /// The element at `position`; setting it replaces the element.
+    /// - Precondition: `position` is a valid index; setting needs a write on a managed list.
+    public subscript(position: Int) -> Element {
+        get {
+            switch backing {
+            case .unmanaged(let elements): return elements[position]
+            case .managed(let binding): return binding.element(storedElements[position], at: position, as: Element.self)
+            }
+        }
+        set {
+            mutate { elements in elements[position] = newValue } managed: { stored, database in
+                stored[position] = try newValue._strataWrite(database)
+            }
+        }
+    }
+
+    // MARK: Changing
+
+    /// Adds an element at the end (an unmanaged object is added to the database too).
+    public func append(_ element: Element) {
+        mutate { $0.append(element) } managed: { stored, database in stored.append(try element._strataWrite(database)) }
+    }
+
+    /// Adds elements at the end.
+    public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        let new = Array(elements)
+        mutate { $0.append(contentsOf: new) } managed: { stored, database in
+            stored.append(contentsOf: try new.map { try $0._strataWrite(database) })
+        }
+    }
+
+    /// Inserts an element at `index`.
+    public func insert(_ element: Element, at index: Int) {
+        mutate { $0.insert(element, at: index) } managed: { stored, database in
+            stored.insert(try element._strataWrite(database), at: index)
+        }
+    }
+
+    /// Removes the element at `index` (an embedded object removed this way is deleted).
+    public func remove(at index: Int) {
+        mutate { $0.remove(at: index) } managed: { stored, _ in stored.remove(at: index) }
+    }
+
+    /// Removes the last element.
+    public func removeLast() {
+        mutate { $0.removeLast() } managed: { stored, _ in stored.removeLast() }
+    }
+
+    /// Removes the first element.
+    public func removeFirst() {
+        mutate { $0.removeFirst() } managed: { stored, _ in stored.removeFirst() }
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        mutate { $0.removeAll() } managed: { stored, _ in stored.removeAll() }
+    }
+
+    /// Moves the element at `from` to `to`.
+    public func move(from: Int, to: Int) {
+        mutate { $0.insert($0.remove(at: from), at: to) } managed: { stored, _ in
+            stored.insert(stored.remove(at: from), at: to)
+        }
+    }
+
+    /// Replaces the element at `index`.
+    public func replace(index: Int, object: Element) { self[index] = object }
+
+    private func mutate(
+        unmanaged: (inout [Element]) -> Void,
+        managed: (inout [FieldValue], Database) throws -> Void
+    ) {
+        switch backing {
+        case .unmanaged(var elements):
+            backing = .unmanaged([])
+            unmanaged(&elements)
+            backing = .unmanaged(elements)
+        case .managed(let binding):
+            binding.update { field in
+                var stored: [FieldValue] = []
+                if case .list(let elements) = field { stored = elements }
+                try managed(&stored, binding.database)
+                return .list(stored)
+            }
+        }
+    }
+}
+
+extension List: _Persistable {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.list(Element._strataType)) }
+    public static func _strataDefault() -> List { List() }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> List {
+        guard case .list(let elements) = value else { return List() }
+        return List(elements.map { Element._strataRead($0, context) })
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        switch backing {
+        case .unmanaged(let elements): return .list(try elements.map { try $0._strataWrite(context) })
+        case .managed(let binding): return binding.field
+        }
+    }
+    public static func _strataBind(owner: ObjectState, index: Int) -> List? {
+        List(binding: CollectionBinding(owner: owner, index: index))
+    }
+}

@@ -1,0 +1,154 @@
+import StrataStorage
+
+/// A dictionary from strings to values or objects.
+///
+/// ```swift
+/// @Persisted var scores: Map<String, Int>
+/// try db.write { person.scores["math"] = 9 }
+/// ```
+///
+/// Keys may not contain `.` or start with `$` (a write with such a key fails with
+/// `.invalidValue`, and nothing is written). Setting a key to nil removes it. An unmanaged map
+/// lives in memory; a managed one reads and writes its owner's record (writes need
+/// `Database.write { }`).
+///
+/// Thread safety: as the object that owns it.
+public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
+    private enum Backing {
+        case unmanaged([String: Value])
+        case managed(CollectionBinding)
+    }
+
+    private var backing: Backing
+
+    /// An empty, unmanaged map.
+    public init() { backing = .unmanaged([:]) }
+
+    init(binding: CollectionBinding) { backing = .managed(binding) }
+
+    /// Whether a database manages the map.
+    public var isManaged: Bool { if case .managed = backing { return true } else { return false } }
+
+    private var entries: [FieldValue.MapEntry] {
+        guard case .managed(let binding) = backing, case .map(let entries) = binding.field else { return [] }
+        return entries
+    }
+
+    /// The number of entries.
+    public var count: Int {
+        switch backing {
+        case .unmanaged(let values): return values.count
+        case .managed: return entries.count
+        }
+    }
+
+    /// The keys, in ascending order.
+    public var keys: [Key] {
+        switch backing {
+        case .unmanaged(let values): return values.keys.sorted().map(Key.init(_strataMapKey:))
+        case .managed: return entries.map { Key(_strataMapKey: $0.key) }
+        }
+    }
+
+    /// The value of `key`; setting nil removes the key.
+    public subscript(key: Key) -> Value? {
+        get { self[string: key._strataMapKey] }
+        set { self[string: key._strataMapKey] = newValue }
+    }
+
+    private subscript(string key: String) -> Value? {
+        get {
+            switch backing {
+            case .unmanaged(let values): return values[key]
+            case .managed(let binding):
+                guard let entry = entries.first(where: { $0.key == key }) else { return nil }
+                return Value._strataRead(entry.value, binding.database)
+            }
+        }
+        set {
+            switch backing {
+            case .unmanaged(var values):
+                values[key] = newValue
+                backing = .unmanaged(values)
+            case .managed(let binding):
+                binding.update { field in
+                    try Self.checkKey(key)
+                    var entries: [FieldValue.MapEntry] = []
+                    if case .map(let current) = field { entries = current }
+                    entries.removeAll { $0.key == key }
+                    if let newValue {
+                        entries.append(FieldValue.MapEntry(key: key, value: try newValue._strataWrite(binding.database)))
+                        entries.sort { $0.key < $1.key }
+                    }
+                    return .map(entries)
+                }
+            }
+        }
+    }
+
+    /// Removes `key` and its value.
+    public func removeObject(for key: Key) { self[key] = nil }
+
+    /// Removes every entry.
+    public func removeAll() {
+        switch backing {
+        case .unmanaged: backing = .unmanaged([:])
+        case .managed(let binding): binding.update { _ in .map([]) }
+        }
+    }
+
+    /// The entries, in ascending key order.
+    public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
+        switch backing {
+        case .unmanaged(let values):
+            return values.sorted { $0.key < $1.key }.map { (key: Key(_strataMapKey: $0.key), value: $0.value) }.makeIterator()
+        case .managed(let binding):
+            return entries.map { (key: Key(_strataMapKey: $0.key), value: Value._strataRead($0.value, binding.database)) }.makeIterator()
+        }
+    }
+
+    /// Refuses keys MongoDB-style documents cannot hold: with a `.` or a leading `$`.
+    static func checkKey(_ key: String) throws {
+        if key.contains(".") || key.hasPrefix("$") {
+            throw StrataError(.invalidValue, "the map key '\(key)' contains '.' or starts with '$', which is not allowed")
+        }
+    }
+}
+
+extension Map: _Persistable {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.map(Value._strataType)) }
+    public static func _strataDefault() -> Map { Map() }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Map {
+        let map = Map()
+        if case .map(let entries) = value {
+            for entry in entries { map[string: entry.key] = Value._strataRead(entry.value, context) }
+        }
+        return map
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        switch backing {
+        case .unmanaged(let values):
+            var entries: [FieldValue.MapEntry] = []
+            for (key, value) in values {
+                try Self.checkKey(key)
+                entries.append(FieldValue.MapEntry(key: key, value: try value._strataWrite(context)))
+            }
+            return .map(entries.sorted { $0.key < $1.key })
+        case .managed(let binding): return binding.field
+        }
+    }
+    public static func _strataBind(owner: ObjectState, index: Int) -> Map? {
+        Map(binding: CollectionBinding(owner: owner, index: index))
+    }
+}
+
+/// The key types a `Map` may have: `String`.
+public protocol _MapKey: Hashable {
+    var _strataMapKey: String { get }
+    init(_strataMapKey: String)
+}
+
+extension String: _MapKey {
+    public var _strataMapKey: String { self }
+    public init(_strataMapKey: String) { self = _strataMapKey }
+}

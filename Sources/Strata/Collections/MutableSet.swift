@@ -1,0 +1,171 @@
+/// An unordered set of unique values or objects.
+///
+/// ```swift
+/// @Persisted var nicknames: MutableSet<String>
+/// try db.write { person.nicknames.insert("A") }
+/// ```
+///
+/// A set of objects holds links (deleting an object removes it). Embedded objects cannot be
+/// set elements. An unmanaged set lives in memory; a managed one reads and writes its owner's
+/// record (writes need `Database.write { }`).
+///
+/// Thread safety: as the object that owns it.
+public final class MutableSet<Element: _Persistable>: Collection {
+    private enum Backing {
+        case unmanaged([Element])
+        case managed(CollectionBinding)
+    }
+
+    private var backing: Backing
+
+    /// An empty, unmanaged set.
+    public init() { backing = .unmanaged([]) }
+
+    init(binding: CollectionBinding) { backing = .managed(binding) }
+
+    /// Whether a database manages the set.
+    public var isManaged: Bool { if case .managed = backing { return true } else { return false } }
+
+    private var stored: [FieldValue] {
+        guard case .managed(let binding) = backing, case .set(let elements) = binding.field else { return [] }
+        return elements
+    }
+
+    /// Whether two elements are the same member: the same object (or the same stored object),
+    /// or equal stored values.
+    private static func same(_ lhs: Element, _ rhs: Element) -> Bool {
+        if let left = lhs as? ObjectBase, let right = rhs as? ObjectBase {
+            if left === right { return true }
+            guard let leftState = left._strataState, let rightState = right._strataState else { return false }
+            return leftState.key == rightState.key
+        }
+        return (try? lhs._strataWrite(nil)) == (try? rhs._strataWrite(nil))
+    }
+
+    /// An element's stored form for comparing with a managed set's members.
+    private static func storedForm(_ element: Element) -> FieldValue? {
+        if let object = element as? ObjectBase {
+            guard let state = object._strataState else { return nil }
+            return .link(state.key)
+        }
+        return try? element._strataWrite(nil)
+    }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+    /// The number of elements.
+    public var endIndex: Int {
+        if case .unmanaged(let elements) = backing { return elements.count }
+        return stored.count
+    }
+
+    /// The element at `position` (in no particular order).
+    public subscript(position: Int) -> Element {
+        switch backing {
+        case .unmanaged(let elements): return elements[position]
+        case .managed(let binding): return binding.element(stored[position], at: position, as: Element.self)
+        }
+    }
+
+    public func index(after i: Int) -> Int { i + 1 }
+
+    // MARK: Set operations
+
+    /// Whether the set holds `element`.
+    public func contains(_ element: Element) -> Bool {
+        switch backing {
+        case .unmanaged(let elements): return elements.contains { Self.same($0, element) }
+        case .managed:
+            guard let form = Self.storedForm(element) else { return false }
+            return stored.contains(form)
+        }
+    }
+
+    /// Adds `element` unless it is there already.
+    public func insert(_ element: Element) {
+        switch backing {
+        case .unmanaged(var elements):
+            guard !elements.contains(where: { Self.same($0, element) }) else { return }
+            elements.append(element)
+            backing = .unmanaged(elements)
+        case .managed(let binding):
+            binding.update { field in
+                var elements: [FieldValue] = []
+                if case .set(let current) = field { elements = current }
+                let value = try element._strataWrite(binding.database)
+                if !elements.contains(value) { elements.append(value) }
+                return .set(elements)
+            }
+        }
+    }
+
+    /// Removes `element` if it is there.
+    public func remove(_ element: Element) {
+        switch backing {
+        case .unmanaged(var elements):
+            elements.removeAll { Self.same($0, element) }
+            backing = .unmanaged(elements)
+        case .managed(let binding):
+            guard let form = Self.storedForm(element) else { return }
+            binding.update { field in
+                guard case .set(var elements) = field else { return field }
+                elements.removeAll { $0 == form }
+                return .set(elements)
+            }
+        }
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        switch backing {
+        case .unmanaged: backing = .unmanaged([])
+        case .managed(let binding): binding.update { _ in .set([]) }
+        }
+    }
+
+    /// Adds every element of `other`.
+    public func formUnion<S: Sequence>(_ other: S) where S.Element == Element {
+        for element in other { insert(element) }
+    }
+
+    /// Keeps only the elements also in `other`.
+    public func formIntersection<S: Sequence>(_ other: S) where S.Element == Element {
+        let keep = Array(other)
+        for element in Array(self) where !keep.contains(where: { Self.same($0, element) }) {
+            remove(element)
+        }
+    }
+
+    /// Removes the elements of `other`.
+    public func subtract<S: Sequence>(_ other: S) where S.Element == Element {
+        for element in other { remove(element) }
+    }
+}
+
+extension MutableSet: _Persistable {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.set(Element._strataType)) }
+    public static func _strataDefault() -> MutableSet { MutableSet() }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> MutableSet {
+        let set = MutableSet()
+        if case .set(let elements) = value {
+            for element in elements { set.insert(Element._strataRead(element, context)) }
+        }
+        return set
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        switch backing {
+        case .unmanaged(let elements):
+            var values: [FieldValue] = []
+            for element in elements {
+                let value = try element._strataWrite(context)
+                if !values.contains(value) { values.append(value) }
+            }
+            return .set(values)
+        case .managed(let binding): return binding.field
+        }
+    }
+    public static func _strataBind(owner: ObjectState, index: Int) -> MutableSet? {
+        MutableSet(binding: CollectionBinding(owner: owner, index: index))
+    }
+}

@@ -1,0 +1,173 @@
+import StrataStorage
+
+// The persistent backlink index: for every object that something links to, a record in
+// keyspace 1 listing who links to it and through which property. It is updated in the same
+// commit as the links it mirrors, and read by `LinkingObjects` and by `delete` (which removes
+// every link to the deleted object from the objects that hold one).
+//
+//   key    := target class id u32 big-endian │ target key bytes
+//   value  := count varint │ (source class id varint │ property id varint │ key length varint │ key)*
+//
+// Inside a write, `WriteTransaction.backlinkChanges` overrides the stored sets per target, so
+// reads in the write see its own link changes.
+
+/// One link into an object: the object that holds it and through which property.
+struct Backlink: Hashable {
+    var source: ObjectKey
+    var propertyID: UInt32
+}
+
+extension Database {
+    static let backlinkKeyspace = Keyspace(1)
+
+    static func backlinkKey(_ target: ObjectKey) -> StorageKey {
+        var bytes: [UInt8] = []
+        withUnsafeBytes(of: target.classID.bigEndian) { bytes.append(contentsOf: $0) }
+        target.key.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        return StorageKey(bytes)
+    }
+
+    /// The links into `target` recorded in `snapshot`.
+    static func storedBacklinks(of target: ObjectKey, in snapshot: Snapshot) -> Set<Backlink> {
+        let decoded = try? snapshot.withValue(for: backlinkKey(target), in: backlinkKeyspace) { bytes -> Set<Backlink> in
+            var reader = ByteReader(bytes: bytes)
+            var result = Set<Backlink>()
+            let count = try reader.count()
+            for _ in 0..<count {
+                let classID = try reader.uint32()
+                let propertyID = try reader.uint32()
+                let key = StorageKey(try reader.take(try reader.count()))
+                result.insert(Backlink(source: ObjectKey(classID: classID, key: key), propertyID: propertyID))
+            }
+            return result
+        }
+        return (decoded ?? nil) ?? []
+    }
+
+    static func encodeBacklinks(_ backlinks: Set<Backlink>) -> [UInt8] {
+        var writer = ByteWriter()
+        let ordered = backlinks.sorted { ($0.source.classID, $0.propertyID, $0.source.key) < ($1.source.classID, $1.propertyID, $1.source.key) }
+        writer.varint(UInt64(ordered.count))
+        for backlink in ordered {
+            writer.varint(UInt64(backlink.source.classID))
+            writer.varint(UInt64(backlink.propertyID))
+            backlink.source.key.withUnsafeBytes { writer.lengthPrefixed($0) }
+        }
+        return writer.bytes
+    }
+
+    /// Every link into `target` as this view sees it (the open write's changes included).
+    func backlinks(of target: ObjectKey) -> Set<Backlink> {
+        _ = readVersion()
+        var result = Self.storedBacklinks(of: target, in: transaction?.base ?? snapshot)
+        if let changes = transaction?.backlinkChanges[target] {
+            for (backlink, present) in changes {
+                if present { result.insert(backlink) } else { result.remove(backlink) }
+            }
+        }
+        return result
+    }
+
+    /// The keys of the objects of one class linking to `target` through one property.
+    func linkingSources(of target: ObjectKey, originClassID: UInt32, propertyID: UInt32) -> [ObjectKey] {
+        backlinks(of: target)
+            .filter { $0.source.classID == originClassID && $0.propertyID == propertyID }
+            .map(\.source)
+            .sorted { $0.key < $1.key }
+    }
+
+    /// The links a top-level object's fields hold: (target, property id) pairs.
+    static func outgoingLinks(_ fields: [FieldValue], schema: ObjectSchema) -> Set<Backlink> {
+        var links = Set<Backlink>()
+        for property in schema.properties where property.mayHoldLinks {
+            var targets: [ObjectKey] = []
+            collectLinks(fields[property.index], into: &targets)
+            for target in targets {
+                // Stored "inverted": source here means the target; recordChange turns them around.
+                links.insert(Backlink(source: target, propertyID: property.propertyID))
+            }
+        }
+        return links
+    }
+
+    private static func collectLinks(_ value: FieldValue, into targets: inout [ObjectKey]) {
+        switch value {
+        case .link(let key): targets.append(key)
+        case .list(let elements), .set(let elements): for element in elements { collectLinks(element, into: &targets) }
+        case .map(let entries): for entry in entries { collectLinks(entry.value, into: &targets) }
+        case .embedded(_, let fields): for field in fields { collectLinks(field.value, into: &targets) }
+        default: break
+        }
+    }
+
+    /// `value` with every link to `target` removed: to-one links and map values become null,
+    /// list and set entries go.
+    static func removingLinks(to target: ObjectKey, from value: FieldValue) -> FieldValue {
+        switch value {
+        case .link(let key): return key == target ? .null : value
+        case .list(let elements):
+            return .list(elements.filter { $0 != .link(target) }.map { removingLinks(to: target, from: $0) })
+        case .set(let elements):
+            return .set(elements.filter { $0 != .link(target) }.map { removingLinks(to: target, from: $0) })
+        case .map(let entries):
+            return .map(entries.map { FieldValue.MapEntry(key: $0.key, value: removingLinks(to: target, from: $0.value)) })
+        case .embedded(let classID, let fields):
+            return .embedded(classID: classID, fields: fields.map { FieldValue.Field(id: $0.id, value: removingLinks(to: target, from: $0.value)) })
+        default: return value
+        }
+    }
+
+    /// Records a change of a top-level object in the open write, keeping the backlink index of
+    /// every object it links to (before and after) in step.
+    func recordChange(_ key: ObjectKey, schema: ObjectSchema, _ change: WriteTransaction.Change) {
+        guard let transaction else { preconditionFailure("\(schema.className): changed outside a write") }
+        let needsBefore = schema.mayHoldLinks || !schema.indexedProperties.isEmpty
+        let beforeFields = needsBefore ? loadFields(key, schema: schema) : nil
+        var afterFields: [FieldValue]?
+        if case .put(_, let fields) = change { afterFields = fields }
+        recordIndexChanges(key, schema: schema, before: beforeFields, after: afterFields)
+        if schema.mayHoldLinks {
+            let before = beforeFields.map { Self.outgoingLinks($0, schema: schema) } ?? []
+            let after = afterFields.map { Self.outgoingLinks($0, schema: schema) } ?? []
+            if before != after {
+                for link in before.subtracting(after) {
+                    transaction.backlinkChanges[link.source, default: [:]][Backlink(source: key, propertyID: link.propertyID)] = false
+                }
+                for link in after.subtracting(before) {
+                    transaction.backlinkChanges[link.source, default: [:]][Backlink(source: key, propertyID: link.propertyID)] = true
+                }
+            }
+        }
+        transaction.record(key, change)
+        bumpVersion()
+    }
+
+    /// Removes every link to `target` from the objects holding one (before deleting it).
+    func unlinkEverywhere(_ target: ObjectKey) {
+        for backlink in backlinks(of: target) where backlink.source != target {
+            guard let schema = schemas.byClassID[backlink.source.classID],
+                  var fields = loadFields(backlink.source, schema: schema)
+            else { continue }
+            for property in schema.properties where property.mayHoldLinks {
+                fields[property.index] = Self.removingLinks(to: target, from: fields[property.index])
+            }
+            recordChange(backlink.source, schema: schema, .put(schema, fields))
+        }
+    }
+
+    /// The backlink records the open write changes, for its commit batch.
+    func backlinkRecords(into batch: inout WriteBatch) {
+        guard let transaction else { return }
+        for (target, changes) in transaction.backlinkChanges {
+            var result = Self.storedBacklinks(of: target, in: transaction.base)
+            for (backlink, present) in changes {
+                if present { result.insert(backlink) } else { result.remove(backlink) }
+            }
+            if result.isEmpty {
+                batch.delete(Self.backlinkKey(target), in: Self.backlinkKeyspace)
+            } else {
+                batch.put(Self.encodeBacklinks(result), forKey: Self.backlinkKey(target), in: Self.backlinkKeyspace)
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import StrataStorage
+
+// Persistent secondary indexes for `@Persisted(indexed: true)` properties: for each indexed
+// property and value, a record in keyspace 2 listing the keys of the objects holding that value.
+// Updated in the same commit as the objects; equality queries read it instead of scanning.
+//
+//   key    := class id u32 big-endian │ property id u32 big-endian │ value (RecordCodec value bytes)
+//   value  := count varint │ (key length varint │ key bytes)*
+//
+// (Primary keys need no index: an object's storage key is its primary key.)
+
+extension Database {
+    static let indexKeyspace = Keyspace(2)
+
+    static func indexKey(classID: UInt32, propertyID: UInt32, value: FieldValue) -> StorageKey {
+        var writer = ByteWriter()
+        withUnsafeBytes(of: classID.bigEndian) { writer.bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: propertyID.bigEndian) { writer.bytes.append(contentsOf: $0) }
+        writer.value(value)
+        return StorageKey(writer.bytes.prefix(RecordFormatLimits.maxKeyLength))
+    }
+
+    static func storedIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) -> Set<StorageKey> {
+        let decoded = try? snapshot.withValue(for: indexKey, in: indexKeyspace) { bytes -> Set<StorageKey> in
+            var reader = ByteReader(bytes: bytes)
+            var keys = Set<StorageKey>()
+            for _ in 0..<(try reader.count()) { keys.insert(StorageKey(try reader.take(try reader.count()))) }
+            return keys
+        }
+        return (decoded ?? nil) ?? []
+    }
+
+    static func encodeIndexEntries(_ keys: Set<StorageKey>) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.varint(UInt64(keys.count))
+        for key in keys.sorted() { key.withUnsafeBytes { writer.lengthPrefixed($0) } }
+        return writer.bytes
+    }
+
+    /// Records index changes for one object going from `before` to `after` fields.
+    func recordIndexChanges(_ key: ObjectKey, schema: ObjectSchema, before: [FieldValue]?, after: [FieldValue]?) {
+        guard let transaction else { return }
+        for property in schema.indexedProperties {
+            let old = before?[property.index]
+            let new = after?[property.index]
+            guard old != new else { continue }
+            if let old {
+                let indexKey = Self.indexKey(classID: schema.classID, propertyID: property.propertyID, value: old)
+                transaction.indexChanges[indexKey, default: [:]][key.key] = false
+            }
+            if let new {
+                let indexKey = Self.indexKey(classID: schema.classID, propertyID: property.propertyID, value: new)
+                transaction.indexChanges[indexKey, default: [:]][key.key] = true
+            }
+        }
+    }
+
+    /// The keys of the objects whose indexed `property` equals `value`, in this view.
+    func indexLookup(schema: ObjectSchema, property: PropertySchema, value: FieldValue) -> [ObjectKey] {
+        _ = readVersion()
+        let indexKey = Self.indexKey(classID: schema.classID, propertyID: property.propertyID, value: value)
+        var keys = Self.storedIndexEntries(indexKey, in: transaction?.base ?? snapshot)
+        if let changes = transaction?.indexChanges[indexKey] {
+            for (key, present) in changes {
+                if present { keys.insert(key) } else { keys.remove(key) }
+            }
+        }
+        return keys.sorted().map { ObjectKey(classID: schema.classID, key: $0) }
+    }
+
+    /// The index records the open write changes, for its commit batch.
+    func indexRecords(into batch: inout WriteBatch) {
+        guard let transaction else { return }
+        for (indexKey, changes) in transaction.indexChanges {
+            var keys = Self.storedIndexEntries(indexKey, in: transaction.base)
+            for (key, present) in changes {
+                if present { keys.insert(key) } else { keys.remove(key) }
+            }
+            if keys.isEmpty {
+                batch.delete(indexKey, in: Self.indexKeyspace)
+            } else {
+                batch.put(Self.encodeIndexEntries(keys), forKey: indexKey, in: Self.indexKeyspace)
+            }
+        }
+    }
+}
+
+enum RecordFormatLimits {
+    /// The longest storage key (the engine's limit).
+    static let maxKeyLength = 65_535
+}

@@ -1,0 +1,99 @@
+import StrataStorage
+
+extension Database {
+    /// The object of `type` whose primary key is `key`, or nil.
+    ///
+    /// - Precondition: `type` is one of the database's object types and has a primary key.
+    /// - Complexity: O(1) (a hash lookup in the index, then one record read).
+    public func object<T: Object, K: _PrimaryKey>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
+        let schema = requireSchema(type)
+        guard let primaryKey = schema.primaryKey else {
+            preconditionFailure("\(schema.className) has no primary key; declare one with @Persisted(primaryKey: true)")
+        }
+        guard let field = try? key._strataWrite(nil),
+              let storageKey = PrimaryKeyEncoding.key(for: field, optional: primaryKey.type.isOptional)
+        else { return nil }
+        return object(for: ObjectKey(classID: schema.classID, key: storageKey), schema: schema) as? T
+    }
+
+    /// Every object of `type`, as lazily evaluated, live ``Results``.
+    /// - Precondition: `type` is one of the database's object types.
+    public func objects<T: Object>(_ type: T.Type) -> Results<T> {
+        Results(database: self, schema: requireSchema(type))
+    }
+
+    func requireSchema(_ type: ObjectBase.Type) -> ObjectSchema {
+        guard let schema = schemas.schema(for: type) else {
+            preconditionFailure("\(type.className) is not one of the database's objectTypes; add it to Database.Configuration.objectTypes")
+        }
+        return schema
+    }
+
+    /// The fields of the object at `key` as this view sees it, in property order; nil when
+    /// there is no such object.
+    func loadFields(_ key: ObjectKey, schema: ObjectSchema) -> [FieldValue]? {
+        _ = readVersion()
+        if let change = transaction?.change(for: key) {
+            switch change {
+            case .put(_, let fields): return fields
+            case .delete: return nil
+            }
+        }
+        let decoded: [FieldValue.Field]?
+        do {
+            decoded = try snapshot.withValue(for: key.key, in: Keyspace(key.classID)) { try RecordCodec.decode($0) }
+        } catch {
+            preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
+        }
+        guard let decoded else { return nil }
+        return schema.positionalFields(decoded)
+    }
+
+    /// A managed view of an embedded object stored in a parent's property.
+    func embeddedObject(schema: ObjectSchema, parent: ObjectState, property: Int, position: Int?) -> ObjectBase {
+        let object = schema.type.init()
+        object._strataState = ObjectState(
+            database: self, schema: schema, key: parent.key,
+            location: .init(parent: parent, property: property, position: position))
+        for embeddedProperty in schema.properties {
+            embeddedProperty.accessor.markManaged(object, index: embeddedProperty.index)
+        }
+        return object
+    }
+
+    /// A managed object for `key`, or nil when it does not exist in this view.
+    func object(for key: ObjectKey, schema: ObjectSchema) -> ObjectBase? {
+        guard loadFields(key, schema: schema) != nil else { return nil }
+        return materialize(key, schema: schema)
+    }
+
+    /// Makes a managed accessor object for an existing key.
+    func materialize(_ key: ObjectKey, schema: ObjectSchema) -> ObjectBase {
+        let object = schema.type.init()
+        attach(object, key: key, schema: schema)
+        return object
+    }
+
+    /// Points an object's properties at this database.
+    func attach(_ object: ObjectBase, key: ObjectKey, schema: ObjectSchema) {
+        object._strataState = ObjectState(database: self, schema: schema, key: key)
+        for property in schema.properties {
+            property.accessor.markManaged(object, index: property.index)
+        }
+    }
+
+    /// The keys of every object of a class in this view: the snapshot's, less deletions, plus
+    /// additions of the open write.
+    func keys(of schema: ObjectSchema) -> [ObjectKey] {
+        _ = readVersion()
+        var keys = snapshot.keys(in: Keyspace(schema.classID)).map { ObjectKey(classID: schema.classID, key: $0) }
+        if let transaction {
+            keys.removeAll { key in
+                if case .delete = transaction.change(for: key) { return true }
+                return false
+            }
+            keys.append(contentsOf: transaction.addedKeys(classID: schema.classID))
+        }
+        return keys
+    }
+}

@@ -1,0 +1,228 @@
+import StrataStorage
+
+extension Database {
+    /// What ``add(_:update:)`` does when an object with the same primary key exists.
+    public enum UpdatePolicy: Sendable {
+        /// Throw `.primaryKeyExists` and change nothing.
+        case error
+        /// Overwrite the stored object's properties that differ.
+        case modified
+        /// Overwrite every property of the stored object.
+        case all
+    }
+
+    /// Runs `block` in a write transaction and commits it: every change in it becomes durable
+    /// atomically, in one commit of the log. If `block` throws, every change is rolled back —
+    /// including the in-memory properties of managed objects — and the error is rethrown.
+    ///
+    /// Writers wait for each other; readers never wait.
+    /// - Throws: what `block` throws; ``StrataError`` `.notInWriteTransaction` when a write is
+    ///   already open on this database, or a property set inside it could not be stored
+    ///   (`.invalidValue`); the storage engine's errors when the commit fails.
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        try beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            cancelWrite()
+            throw error
+        }
+        try commitWrite()
+        return result
+    }
+
+    /// Opens a write transaction; pair it with ``commitWrite()`` or ``cancelWrite()``.
+    /// Waits while another writer has one open.
+    /// - Throws: ``StrataError`` `.notInWriteTransaction` when this database already has one
+    ///   open, `.readOnly` for a frozen database.
+    public func beginWrite() throws {
+        guard !isFrozen else { throw StrataError(.readOnly, "a frozen database cannot be written; thaw() it first") }
+        guard transaction == nil else {
+            throw StrataError(.notInWriteTransaction, "a write transaction is already open on this database")
+        }
+        shared.beginWrite()
+        snapshot = shared.store.snapshot()
+        transaction = WriteTransaction(base: snapshot)
+        bumpVersion()
+    }
+
+    /// Commits the open write transaction.
+    /// - Throws: ``StrataError`` `.notInWriteTransaction` when none is open; a deferred
+    ///   `.invalidValue` from a property set in it (the write is then rolled back); the storage
+    ///   engine's errors (the write is then rolled back).
+    public func commitWrite() throws {
+        guard let transaction else {
+            throw StrataError(.notInWriteTransaction, "commitWrite() without beginWrite()")
+        }
+        if let deferred = transaction.deferredError {
+            cancelWrite()
+            throw deferred
+        }
+        do {
+            var batch = transaction.batch()
+            backlinkRecords(into: &batch)
+            indexRecords(into: &batch)
+            try shared.store.commit(batch)
+        } catch {
+            cancelWrite()
+            throw error
+        }
+        self.transaction = nil
+        snapshot = shared.store.snapshot()
+        bumpVersion()
+        shared.endWrite()
+    }
+
+    /// Discards the open write transaction: every change made in it is undone, and objects
+    /// added in it are invalidated. Does nothing when no write is open.
+    public func cancelWrite() {
+        guard let transaction else { return }
+        self.transaction = nil
+        for object in transaction.attached {
+            object._strataState = ObjectState(database: self, schema: object._strataState!.schema, key: ObjectKey.invalid)
+        }
+        snapshot = shared.store.snapshot()
+        bumpVersion()
+        shared.endWrite()
+    }
+
+    /// Adds an unmanaged object — and the unmanaged objects it links to — to the database; the
+    /// object becomes managed. Adding an object this database already manages does nothing.
+    ///
+    /// - Parameter update: what to do when an object with the same primary key exists.
+    /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write; `.primaryKeyExists`
+    ///   (nothing changed) with `.error`; `.wrongDatabase` when the object's class is not
+    ///   registered or it belongs to another database; `.invalidValue` when a property cannot
+    ///   be stored.
+    public func add(_ object: Object, update: UpdatePolicy = .error) throws {
+        _ = try addObject(object, update: update)
+    }
+
+    /// Adds `object` (if unmanaged) and returns its key.
+    func addObject(_ object: ObjectBase, update: UpdatePolicy) throws -> ObjectKey {
+        guard let transaction else {
+            throw StrataError(.notInWriteTransaction, "add() outside a write transaction: call it inside `try db.write { }`")
+        }
+        if let state = object._strataState {
+            guard state.database.shared === shared else {
+                throw StrataError(.wrongDatabase, "\(type(of: object).className): the object belongs to another database")
+            }
+            guard state.isValid else {
+                throw StrataError(.objectInvalidated, "\(type(of: object).className): the object has been deleted or invalidated")
+            }
+            return state.key
+        }
+        guard let schema = schemas.schema(for: type(of: object)) else {
+            throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
+        }
+        var fields: [FieldValue] = []
+        fields.reserveCapacity(schema.properties.count)
+        for property in schema.properties {
+            fields.append(try property.accessor.storedValue(of: object, context: self))
+        }
+        let key: ObjectKey
+        if let primaryKey = schema.primaryKey {
+            guard let encoded = PrimaryKeyEncoding.key(for: fields[primaryKey.index], optional: primaryKey.type.isOptional) else {
+                throw StrataError(.invalidValue, "\(schema.className).\(primaryKey.name): the primary key is too long")
+            }
+            key = ObjectKey(classID: schema.classID, key: encoded)
+            if let existing = loadFields(key, schema: schema) {
+                switch update {
+                case .error:
+                    throw StrataError(
+                        .primaryKeyExists,
+                        "\(schema.className) with primary key \(PrimaryKeyDisplay.text(fields[primaryKey.index])) already exists")
+                case .modified where existing == fields:
+                    attach(object, key: key, schema: schema)
+                    return key
+                case .modified, .all:
+                    break
+                }
+            }
+        } else {
+            key = ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey())
+        }
+        let isNew = loadFields(key, schema: schema) == nil
+        recordChange(key, schema: schema, .put(schema, fields))
+        attach(object, key: key, schema: schema)
+        // Only an object this write created disappears if the write is cancelled.
+        if isNew { transaction.attached.append(object) }
+        return key
+    }
+
+    /// Deletes a managed object. Links to it read as nil afterwards; the object is invalidated.
+    /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write, `.wrongDatabase` for an
+    ///   unmanaged object or one of another database, `.objectInvalidated` when it is already
+    ///   deleted.
+    public func delete(_ object: Object) throws {
+        guard let transaction else {
+            throw StrataError(.notInWriteTransaction, "delete() outside a write transaction: call it inside `try db.write { }`")
+        }
+        guard let state = object._strataState, state.database.shared === shared else {
+            throw StrataError(.wrongDatabase, "\(type(of: object).className): only objects this database manages can be deleted")
+        }
+        guard state.isValid else {
+            throw StrataError(.objectInvalidated, "\(type(of: object).className): the object was already deleted")
+        }
+        _ = transaction
+        unlinkEverywhere(state.key)
+        recordChange(state.key, schema: state.schema, .delete)
+    }
+
+    /// Deletes every object of a sequence (for example a `Results`).
+    /// - Throws: what ``delete(_:)`` throws.
+    public func delete<S: Sequence>(_ objects: S) throws where S.Element: Object {
+        for object in Array(objects) { try delete(object) }
+    }
+
+    /// Sets one property of a managed object. Called by `@Persisted` setters, which cannot throw:
+    /// misuse Realm traps on traps here too, with a message naming the property; a value that
+    /// cannot be stored fails the write with a typed error instead (nothing is written).
+    func setField<Value: _Persistable>(of state: ObjectState, property: PropertySchema, value: Value) {
+        let name = "\(state.schema.className).\(property.name)"
+        let transaction = requireWrite(name)
+        precondition(!property.isPrimaryKey, "\(name): the primary key of a stored object cannot be changed")
+        let field: FieldValue
+        do {
+            field = try value._strataWrite(self)
+        } catch {
+            transaction.defer(error, context: name)
+            return
+        }
+        state.store(field, at: property.index)
+    }
+
+    /// The open write, or a trap naming what was changed outside one.
+    func requireWrite(_ what: String) -> WriteTransaction {
+        precondition(!isFrozen, "\(what): a frozen object cannot be changed")
+        guard let transaction else {
+            preconditionFailure("\(what): a managed object can only be changed inside `try db.write { }`")
+        }
+        return transaction
+    }
+
+    /// Replaces a top-level object's fields in the open write.
+    func replaceFields(of key: ObjectKey, schema: ObjectSchema, with fields: [FieldValue]) {
+        recordChange(key, schema: schema, .put(schema, fields))
+    }
+}
+
+extension ObjectKey {
+    /// The key of no object: what an invalidated object points at.
+    static let invalid = ObjectKey(classID: 0, key: StorageKey("invalid"))
+}
+
+enum PrimaryKeyDisplay {
+    static func text(_ value: FieldValue) -> String {
+        switch value {
+        case .int(let number): return String(number)
+        case .string(let text): return "'\(text)'"
+        case .objectId(let id): return id.stringValue
+        case .uuid(let uuid): return uuid.uuidString
+        case .null: return "nil"
+        default: return "\(value)"
+        }
+    }
+}

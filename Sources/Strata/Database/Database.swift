@@ -1,0 +1,105 @@
+import Foundation
+import StrataStorage
+
+/// A Strata database: model objects stored in a StrataStorage log.
+///
+/// ```swift
+/// let db = try Database(configuration: .init(directory: url, objectTypes: [Dog.self]))
+/// try db.write { try db.add(Dog()) }
+/// let dogs = db.objects(Dog.self).where { $0.age > 2 }
+/// ```
+///
+/// A live database always reads the latest commit; ``freeze()`` gives an immutable view of one
+/// version. Writes happen inside ``write(_:)``: atomic, durable, one writer at a time (other
+/// writers wait; readers never do).
+///
+/// Thread safety: a live `Database` and the live objects read from it are used by one thread at
+/// a time, as Realm's are; open another `Database` (cheap: it shares the open store) for another
+/// thread. A frozen `Database` and its objects are immutable and may be used from any thread.
+public final class Database: @unchecked Sendable {
+    /// What a database is opened with.
+    ///
+    /// A value type; `Sendable`.
+    public struct Configuration: @unchecked Sendable {
+        /// The directory that holds the database's files; created if missing.
+        public var directory: URL
+        /// The model classes (every `Object` and `EmbeddedObject` subclass used).
+        public var objectTypes: [ObjectBase.Type]
+        /// The version of the schema the classes describe; it may only grow.
+        public var schemaVersion: UInt64
+        /// How durable each `write` is when it returns. Default `.full` (synced).
+        public var durability: Durability
+
+        /// Makes a configuration.
+        public init(
+            directory: URL, objectTypes: [ObjectBase.Type], schemaVersion: UInt64 = 0,
+            durability: Durability = .full
+        ) {
+            self.directory = directory
+            self.objectTypes = objectTypes
+            self.schemaVersion = schemaVersion
+            self.durability = durability
+        }
+    }
+
+    /// The configuration the database was opened with.
+    public let configuration: Configuration
+    /// Whether this is an immutable view of one version (see ``freeze()``).
+    public let isFrozen: Bool
+
+    let shared: SharedStore
+    let schemas: SchemaSet
+    var snapshot: Snapshot
+    var transaction: WriteTransaction?
+    /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
+    private(set) var version = 0
+
+    /// Opens (creating if needed) the database in `configuration.directory`.
+    ///
+    /// - Throws: ``StrataError`` with code `.invalidSchema` (naming class and property) when a
+    ///   model class cannot be stored as declared, `.schemaMismatch` when it differs from what
+    ///   the database holds, `.locked` when another process has the database open, and the
+    ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`.
+    public convenience init(configuration: Configuration) throws {
+        let schemas = try SchemaSet(configuration.objectTypes)
+        let shared = try SharedStore.open(directory: configuration.directory.path, durability: configuration.durability)
+        try shared.bind(schemas, schemaVersion: configuration.schemaVersion)
+        self.init(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
+    }
+
+    init(configuration: Configuration, shared: SharedStore, schemas: SchemaSet, snapshot: Snapshot, frozen: Bool) {
+        self.configuration = configuration
+        self.shared = shared
+        self.schemas = schemas
+        self.snapshot = snapshot
+        self.isFrozen = frozen
+    }
+
+    /// An immutable view of the database as of its latest commit, safe to use from any thread.
+    /// - Complexity: O(1).
+    public func freeze() -> Database {
+        if isFrozen { return self }
+        _ = readVersion()
+        return Database(configuration: configuration, shared: shared, schemas: schemas, snapshot: transaction?.base ?? snapshot, frozen: true)
+    }
+
+    /// A live database for the same files (the same database when it is live already).
+    public func thaw() -> Database {
+        guard isFrozen else { return self }
+        return Database(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
+    }
+
+    /// Whether a write transaction is open on this database.
+    public var isInWriteTransaction: Bool { transaction != nil }
+
+    /// The version stamp reads cache against; refreshes a live view to the latest commit.
+    func readVersion() -> Int {
+        if !isFrozen, transaction == nil, shared.store.sequence != snapshot.sequence {
+            snapshot = shared.store.snapshot()
+            version += 1
+        }
+        return version
+    }
+
+    func bumpVersion() { version += 1 }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import StrataStorage
+
+/// The open store behind every `Database` of one directory in this process, with the catalog
+/// and the one-writer lock. Looked up by path so that opening a database again (for another
+/// thread, say) shares the store instead of failing on its lock.
+///
+/// Thread-safe: the catalog sits behind a lock, the writer lock is a semaphore.
+final class SharedStore: @unchecked Sendable {
+    let store: Store
+    let durability: Durability
+    private let catalog: Locked<Catalog>
+    private let writer = WriterLock()
+
+    private static let open = Locked<[String: WeakSharedStore]>([:])
+
+    private struct WeakSharedStore { weak var value: SharedStore? }
+
+    private init(store: Store, durability: Durability, catalog: Catalog) {
+        self.store = store
+        self.durability = durability
+        self.catalog = Locked(catalog)
+    }
+
+    /// The shared store of `directory`, opening it when no database of this process has.
+    static func open(directory: String, durability: Durability) throws -> SharedStore {
+        let path = URL(fileURLWithPath: directory).standardizedFileURL.path
+        return try open.withLock { open in
+            if let existing = open[path]?.value { return existing }
+            var options = Store.Options()
+            options.durability = durability
+            let store = try Store(directory: path, options: options)
+            let shared = SharedStore(store: store, durability: durability, catalog: try Catalog.load(from: store.snapshot()))
+            open[path] = WeakSharedStore(value: shared)
+            return shared
+        }
+    }
+
+    /// Assigns the schemas their ids, committing the catalog when it gained entries.
+    func bind(_ schemas: SchemaSet, schemaVersion: UInt64) throws {
+        writer.acquire()
+        defer { writer.release() }
+        try catalog.withLock { catalog in
+            var updated = catalog
+            try updated.bind(schemas.all, schemaVersion: schemaVersion)
+            if updated != catalog {
+                var batch = WriteBatch()
+                batch.put(updated.encoded(), forKey: Catalog.key, in: Catalog.keyspace)
+                try store.commit(batch)
+                catalog = updated
+            }
+        }
+        schemas.index()
+    }
+
+    func beginWrite() { writer.acquire() }
+    func endWrite() { writer.release() }
+}
+
+/// A lock that one thread takes and another may release (a binary semaphore), for the one
+/// writer of a store: `beginWrite` and `commitWrite` may run on different threads.
+final class WriterLock: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isHeld = false
+
+    func acquire() {
+        condition.lock()
+        while isHeld { condition.wait() }
+        isHeld = true
+        condition.unlock()
+    }
+
+    func release() {
+        condition.lock()
+        isHeld = false
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,37 @@
+import StrataStorage
+
+extension EmbeddedObject: _PersistableOptional {
+    /// A (to-one or list) property that owns an embedded object of this class.
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.object(className: className)) }
+    public static func _strataDefault() -> Self { Self() }
+
+    /// An unmanaged copy of a stored embedded object.
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+        let object = Self()
+        guard case .embedded(let classID, let stored) = value, let context,
+              let schema = context.schemas.byClassID[classID]
+        else { return object }
+        for (property, field) in zip(schema.properties, schema.positionalFields(stored)) {
+            property.accessor.markUnmanaged(object, value: field, context: context)
+        }
+        return object
+    }
+
+    /// The object's fields, stored inline in its parent.
+    /// - Throws: ``StrataError`` `.invalidValue` when the object already belongs to a parent.
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        guard let context, let schema = context.schemas.schema(for: type(of: self)) else {
+            throw StrataError(.wrongDatabase, "\(Self.className) is not one of the database's objectTypes")
+        }
+        if _strataState != nil {
+            throw StrataError(
+                .invalidValue,
+                "this \(Self.className) already belongs to another object; an embedded object has exactly one parent — assign a new \(Self.className)() instead")
+        }
+        var fields: [FieldValue] = []
+        for property in schema.properties {
+            fields.append(try property.accessor.storedValue(of: self, context: context))
+        }
+        return .embedded(classID: schema.classID, fields: schema.storedFields(fields))
+    }
+}

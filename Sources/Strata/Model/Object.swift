@@ -1,0 +1,99 @@
+import Foundation
+import StrataStorage
+
+/// The base class of stored model classes.
+///
+/// ```swift
+/// final class Dog: Object {
+///     @Persisted(primaryKey: true) var _id: ObjectId
+///     @Persisted var name: String
+/// }
+/// ```
+///
+/// An object starts unmanaged (a plain Swift object); ``Database/add(_:update:)`` makes it
+/// managed, and from then on its `@Persisted` properties read and write the database.
+///
+/// Thread safety: an unmanaged or live object is used by one thread at a time; a frozen object
+/// is immutable and may be read from any thread.
+open class Object: ObjectBase {
+    /// Makes an unmanaged object with every property at its default.
+    public required init() {}
+
+    /// Whether a database manages the object.
+    public var isManaged: Bool { _strataState != nil }
+
+    /// Whether the object was deleted, or added in a write that was cancelled.
+    public var isInvalidated: Bool {
+        guard let state = _strataState else { return false }
+        return !state.isValid
+    }
+
+    /// Whether the object is a frozen (immutable) view of one version.
+    public var isFrozen: Bool { _strataState?.database.isFrozen ?? false }
+
+    /// The database that manages the object, if any.
+    public var database: Database? { _strataState?.database }
+
+    /// An immutable copy of this managed object as of the latest commit, safe to use from any
+    /// thread. An unmanaged object cannot be frozen.
+    /// - Precondition: the object is managed and valid.
+    public func freeze() -> Self {
+        guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
+        if state.database.isFrozen { return self }
+        let frozen = state.database.freeze()
+        guard let copy = frozen.object(for: state.key, schema: state.schema) as? Self else {
+            preconditionFailure("\(Self.className): the object has been deleted or invalidated")
+        }
+        return copy
+    }
+
+    /// A live copy of this frozen object, or nil when it no longer exists.
+    public func thaw() -> Self? {
+        guard let state = _strataState else { return self }
+        guard state.database.isFrozen else { return self }
+        return state.database.thaw().object(for: state.key, schema: state.schema) as? Self
+    }
+}
+
+/// A model class whose objects live inside one parent object, are deleted with it, and have no
+/// primary key. Declare one as you would an ``Object`` subclass.
+///
+/// Thread safety: as its parent's.
+open class EmbeddedObject: ObjectBase {
+    /// Makes an unmanaged embedded object with every property at its default.
+    public required init() {}
+}
+
+/// Schemas of classes built outside a database (for `init(value:)`), once per class.
+enum SchemaCache {
+    private static let cache = Locked<[ObjectIdentifier: ObjectSchema]>([:])
+
+    static func schema(for type: ObjectBase.Type) -> ObjectSchema? {
+        if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        guard let schema = try? ObjectSchema(type) else { return nil }
+        cache.withLock { $0[ObjectIdentifier(type)] = schema }
+        return schema
+    }
+}
+
+extension Object: _PersistableOptional {
+    /// A link to an object of this class.
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.object(className: className)) }
+    public static func _strataDefault() -> Self { Self() }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+        _strataReadOptional(value, context) ?? Self()
+    }
+    /// The linked object, or nil when the link is unset or its target no longer exists.
+    public static func _strataReadOptional(_ value: FieldValue, _ context: Database?) -> Self? {
+        guard case .link(let key) = value, let context, let schema = context.schemas.byClassID[key.classID] else {
+            return nil
+        }
+        return context.object(for: key, schema: schema) as? Self
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        guard let context else {
+            throw StrataError(.invalidValue, "\(Self.className): a link can only be stored through a database")
+        }
+        return .link(try context.addObject(self, update: .error))
+    }
+}

@@ -1,0 +1,35 @@
+/// The root of every model class: ``Object`` and ``EmbeddedObject`` derive from it.
+///
+/// Thread safety: an unmanaged or live object is used by one thread at a time; a frozen object
+/// (``Object/freeze()``) is immutable and may be read from any thread. Model classes are not
+/// `Sendable` (subclasses would have to restate it); hand a frozen `Database` or `Results` to
+/// another thread, or the object's primary key.
+open class ObjectBase {
+    /// Not API: the object's link to its database once it is managed.
+    public internal(set) var _strataState: ObjectState?
+
+    /// Makes an unmanaged object with every property at its default.
+    public required init() {}
+
+    /// Makes an unmanaged object with the properties named in `value` set, the others at their
+    /// defaults.
+    /// - Precondition: every key names a `@Persisted` property and its value has the property's
+    ///   type (the message names the property otherwise).
+    public convenience init(value: [String: Any]) {
+        self.init()
+        guard let schema = SchemaCache.schema(for: type(of: self)) else {
+            preconditionFailure("\(Self.className): its properties cannot be listed")
+        }
+        for (name, newValue) in value {
+            guard let property = schema[name] else {
+                preconditionFailure("\(Self.className) has no @Persisted property '\(name)'")
+            }
+            guard property.accessor.setUnmanaged(self, any: newValue) else {
+                preconditionFailure("\(Self.className).\(name) is \(property.type), not \(type(of: newValue))")
+            }
+        }
+    }
+
+    /// The class name the schema uses (the Swift class name without its module).
+    public class var className: String { String(describing: self) }
+}

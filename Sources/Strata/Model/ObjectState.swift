@@ -1,0 +1,123 @@
+/// Not API: what a managed object knows of its database — which database view it reads
+/// through, its class, where its fields live, and a cache of them for the view's version.
+///
+/// A top-level object's fields are its record (under `key`). An embedded object's fields are a
+/// value inside its parent's fields: `location` names the parent, the property, and the position
+/// in a list; writes go back through the parent up to the top-level record.
+///
+/// Thread safety: as the object that holds it (a frozen object's state is only ever read).
+public final class ObjectState {
+    unowned(unsafe) let database: Database
+    let schema: ObjectSchema
+    /// The key of the top-level object whose record holds these fields.
+    let key: ObjectKey
+    /// For an embedded object: where in its parent it lives.
+    let location: EmbeddedLocation?
+    /// Set on a key-path tracer's state: reads record the property instead of reading.
+    let tracer: KeyPathTracer?
+    private var cachedVersion = -1
+    private var fields: [FieldValue] = []
+    /// Collections handed out for this object's properties, so `person.dogs` is one object.
+    private var boundCollections: [Int: AnyObject] = [:]
+    /// Keeps the database alive as long as one of its objects is.
+    private let retainedDatabase: Database
+
+    struct EmbeddedLocation {
+        let parent: ObjectState
+        let property: Int
+        /// The position in a list property, or nil for a to-one property.
+        let position: Int?
+    }
+
+    init(database: Database, schema: ObjectSchema, key: ObjectKey, location: EmbeddedLocation? = nil, tracer: KeyPathTracer? = nil) {
+        self.database = database
+        self.retainedDatabase = database
+        self.schema = schema
+        self.key = key
+        self.location = location
+        self.tracer = tracer
+    }
+
+    /// The current fields, in property order, or nil when the object no longer exists.
+    func currentFields() -> [FieldValue]? {
+        let version = database.readVersion()
+        if version != cachedVersion {
+            guard let loaded = loadFields() else { return nil }
+            fields = loaded
+            cachedVersion = version
+        }
+        return fields
+    }
+
+    private func loadFields() -> [FieldValue]? {
+        guard let location else { return database.loadFields(key, schema: schema) }
+        guard let parentFields = location.parent.currentFields() else { return nil }
+        var value = parentFields[location.property]
+        if let position = location.position {
+            guard case .list(let elements) = value, position < elements.count else { return nil }
+            value = elements[position]
+        }
+        guard case .embedded(let classID, let stored) = value, classID == schema.classID else { return nil }
+        return schema.positionalFields(stored)
+    }
+
+    @inline(__always)
+    func read<Value: _Persistable>(_ index: Int, as type: Value.Type) -> Value {
+        if let tracer {
+            tracer.visited.append(index)
+            return Value._strataRead(schema.properties[index].accessor.defaultField(), nil)
+        }
+        let property = schema.properties[index]
+        if property.bindsToOwner {
+            // Collections are views bound to this object's property, made once.
+            if let bound = boundCollections[index] as? Value { return bound }
+            if let bound = Value._strataBind(owner: self, index: index) {
+                boundCollections[index] = bound as AnyObject
+                return bound
+            }
+        }
+        guard let fields = currentFields() else {
+            preconditionFailure("\(schema.className).\(property.name): the object has been deleted or invalidated")
+        }
+        if let target = property.embeddedSchema {
+            // An embedded object is a view of a value inside this object's fields.
+            guard case .embedded = fields[index] else { return Value._strataRead(.null, database) }
+            return database.embeddedObject(schema: target, parent: self, property: index, position: nil) as! Value
+        }
+        return Value._strataRead(fields[index], database)
+    }
+
+    /// Converts and stores a new value of one property (from a `@Persisted` setter).
+    func write<Value: _Persistable>(_ index: Int, _ value: Value) {
+        database.setField(of: self, property: schema.properties[index], value: value)
+    }
+
+    /// Stores a new field value of one property, through the parent for an embedded object.
+    /// REQUIRES: a write transaction is open (checked by the caller).
+    func store(_ field: FieldValue, at index: Int) {
+        guard var current = currentFields() else {
+            preconditionFailure("\(schema.className).\(schema.properties[index].name): the object has been deleted or invalidated")
+        }
+        current[index] = field
+        guard let location else {
+            database.replaceFields(of: key, schema: schema, with: current)
+            return
+        }
+        let embedded = FieldValue.embedded(classID: schema.classID, fields: schema.storedFields(current))
+        if let position = location.position {
+            guard let parentFields = location.parent.currentFields(),
+                  case .list(var elements) = parentFields[location.property], position < elements.count
+            else { preconditionFailure("\(schema.className): the embedded object no longer exists") }
+            elements[position] = embedded
+            location.parent.store(.list(elements), at: location.property)
+        } else {
+            location.parent.store(embedded, at: location.property)
+        }
+    }
+
+    /// Whether the object still exists in its view.
+    var isValid: Bool { currentFields() != nil }
+
+    /// The field of one property as currently stored.
+    func field(_ index: Int) -> FieldValue? { currentFields()?[index] }
+}

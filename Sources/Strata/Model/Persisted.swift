@@ -1,0 +1,130 @@
+/// Declares a stored property of an `Object` or `EmbeddedObject` subclass.
+///
+/// ```swift
+/// final class Dog: Object {
+///     @Persisted(primaryKey: true) var _id: ObjectId
+///     @Persisted var name: String
+///     @Persisted(indexed: true) var age: Int
+/// }
+/// ```
+///
+/// Before the object is added to a database, the property holds its value in the object
+/// itself. Once the object is managed, reads and writes go to the database: reads see the latest
+/// commit (or the version a frozen object was frozen at), writes must happen inside
+/// `Database.write { }`. Properties without `@Persisted` are never stored.
+///
+/// Thread safety: as the object that holds it.
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    @usableFromInline
+    enum Storage {
+        case unmanaged(Value)
+        case managed(index: Int)
+    }
+
+    @usableFromInline
+    var storage: Storage
+    /// Declared options, read once per class when the schema is built.
+    let options: PersistedOptions
+
+    /// Not available: `@Persisted` works only on `Object` and `EmbeddedObject` subclasses.
+    @available(*, unavailable, message: "@Persisted can only be used on Object and EmbeddedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError() }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError() }
+    }
+
+    /// A property with its type's default value (`0`, `""`, `nil`, an empty list, a new
+    /// `ObjectId`…).
+    public init() {
+        storage = .unmanaged(Value._strataDefault())
+        options = PersistedOptions()
+    }
+
+    /// A property with a default value.
+    public init(wrappedValue: Value) {
+        storage = .unmanaged(wrappedValue)
+        options = PersistedOptions()
+    }
+
+    /// The object's property, read or written through the object's database once it is managed.
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) -> Value {
+        get {
+            switch object[keyPath: storageKeyPath].storage {
+            case .unmanaged(let value):
+                return value
+            case .managed(let index):
+                return object._strataState!.read(index, as: Value.self)
+            }
+        }
+        set {
+            switch object[keyPath: storageKeyPath].storage {
+            case .unmanaged:
+                object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
+            case .managed(let index):
+                object._strataState!.write(index, newValue)
+            }
+        }
+    }
+}
+
+/// Options of a `@Persisted` declaration.
+struct PersistedOptions: Sendable {
+    var primaryKey = false
+    var indexed = false
+}
+
+/// The types that may be a primary key: Int, String, ObjectId, UUID, and their optionals.
+public protocol _PrimaryKey: _Persistable {}
+extension Int: _PrimaryKey {}
+extension String: _PrimaryKey {}
+extension ObjectId: _PrimaryKey {}
+extension Foundation.UUID: _PrimaryKey {}
+extension Optional: _PrimaryKey where Wrapped: _PrimaryKey, Wrapped: _PersistableOptional {}
+
+/// The types that may carry a secondary index: Int, Bool, String, ObjectId, UUID, Date, and
+/// their optionals.
+public protocol _Indexable: _Persistable {}
+extension Int: _Indexable {}
+extension Bool: _Indexable {}
+extension String: _Indexable {}
+extension ObjectId: _Indexable {}
+extension Foundation.UUID: _Indexable {}
+extension Foundation.Date: _Indexable {}
+extension Optional: _Indexable where Wrapped: _Indexable, Wrapped: _PersistableOptional {}
+
+extension Persisted where Value: _PrimaryKey {
+    /// A property that is (or, with `false`, is not) the class's primary key: unique, set
+    /// before the object is added, never changed after.
+    public init(primaryKey: Bool) {
+        storage = .unmanaged(Value._strataDefault())
+        options = PersistedOptions(primaryKey: primaryKey)
+    }
+
+    /// A primary-key property with a default value.
+    public init(wrappedValue: Value, primaryKey: Bool) {
+        storage = .unmanaged(wrappedValue)
+        options = PersistedOptions(primaryKey: primaryKey)
+    }
+}
+
+extension Persisted where Value: _Indexable {
+    /// A property with (or, with `false`, without) a secondary index, which equality queries use.
+    public init(indexed: Bool) {
+        storage = .unmanaged(Value._strataDefault())
+        options = PersistedOptions(indexed: indexed)
+    }
+
+    /// An indexed property with a default value.
+    public init(wrappedValue: Value, indexed: Bool) {
+        storage = .unmanaged(wrappedValue)
+        options = PersistedOptions(indexed: indexed)
+    }
+}
+
+import Foundation

@@ -1,0 +1,247 @@
+import Foundation
+import StrataStorage
+
+// The bytes of an object record: the value stored under the object's key in its class's
+// keyspace. Spec (also in docs/objects.md):
+//
+//   record   := version u8 (= 1) │ field count varint │ field*
+//   field    := property id varint │ value
+//   value    := tag u8 │ payload
+//
+//   tag  payload
+//   0    null
+//   1/2  false / true
+//   3    int: zigzag varint
+//   4    float: 4 bytes IEEE 754, little-endian
+//   5    double: 8 bytes
+//   6    string: length varint │ UTF-8
+//   7    data: length varint │ bytes
+//   8    date: 8-byte double, seconds since 2001-01-01
+//   9    decimal128: low u64 │ high u64
+//   10   uuid: 16 bytes
+//   11   objectId: 12 bytes
+//   12   link: class id varint │ key length varint │ key bytes
+//   13   list: count varint │ value*
+//   14   set: count varint │ value*
+//   15   map: count varint │ (key length varint │ UTF-8 key │ value)*
+//   16   embedded object: class id varint │ field count varint │ field*  (fields by property id)
+//
+// Fields whose property id the reader does not know are skipped (a removed property); a
+// property with no field takes its default (a property added later). Decoding never traps:
+// malformed bytes are `.corruption`.
+
+enum RecordCodec {
+    static let version: UInt8 = 1
+    /// Nesting deeper than this (lists in maps in lists…) is refused as corruption.
+    static let maxDepth = 64
+
+    static func encode(_ fields: [FieldValue.Field]) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.bytes.append(version)
+        writer.fields(fields)
+        return writer.bytes
+    }
+
+    /// Decodes a record into `(property id, value)` pairs.
+    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {
+        var reader = ByteReader(bytes: bytes)
+        let version = try reader.byte()
+        guard version == RecordCodec.version else {
+            throw StrataError(.corruption, "object record version \(version) is not supported")
+        }
+        let fields = try reader.fields(depth: 0)
+        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
+        return fields
+    }
+}
+
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func fixed<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func lengthPrefixed<C: Collection>(_ content: C) where C.Element == UInt8 {
+        varint(UInt64(content.count))
+        bytes.append(contentsOf: content)
+    }
+
+    mutating func value(_ value: FieldValue) {
+        switch value {
+        case .null: bytes.append(0)
+        case .bool(let flag): bytes.append(flag ? 2 : 1)
+        case .int(let number):
+            bytes.append(3)
+            varint(UInt64(bitPattern: (number << 1) ^ (number >> 63)))
+        case .float(let number): bytes.append(4); fixed(number.bitPattern)
+        case .double(let number): bytes.append(5); fixed(number.bitPattern)
+        case .string(let text): bytes.append(6); lengthPrefixed(text.utf8)
+        case .data(let data): bytes.append(7); lengthPrefixed(data)
+        case .date(let seconds): bytes.append(8); fixed(seconds.bitPattern)
+        case .decimal(let decimal): bytes.append(9); fixed(decimal.lowBits); fixed(decimal.highBits)
+        case .uuid(let uuid):
+            bytes.append(10)
+            withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
+        case .objectId(let id): bytes.append(11); bytes.append(contentsOf: id.bytes)
+        case .link(let key):
+            bytes.append(12)
+            varint(UInt64(key.classID))
+            key.key.withUnsafeBytes { lengthPrefixed($0) }
+        case .list(let values), .set(let values):
+            if case .list = value { bytes.append(13) } else { bytes.append(14) }
+            varint(UInt64(values.count))
+            for element in values { self.value(element) }
+        case .map(let entries):
+            bytes.append(15)
+            varint(UInt64(entries.count))
+            for entry in entries {
+                lengthPrefixed(entry.key.utf8)
+                self.value(entry.value)
+            }
+        case .embedded(let classID, let fields):
+            bytes.append(16)
+            varint(UInt64(classID))
+            self.fields(fields)
+        }
+    }
+
+    mutating func fields(_ fields: [FieldValue.Field]) {
+        varint(UInt64(fields.count))
+        for field in fields {
+            varint(UInt64(field.id))
+            value(field.value)
+        }
+    }
+}
+
+struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    private func corrupt(_ what: String) -> StrataError {
+        StrataError(.corruption, "object record is malformed: \(what) at byte \(position)")
+    }
+
+    mutating func byte() throws -> UInt8 {
+        guard position < bytes.count else { throw corrupt("cut short") }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func varint() throws -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try self.byte()
+            guard shift < 64 else { throw corrupt("varint too long") }
+            result |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func uint32() throws -> UInt32 {
+        let value = try varint()
+        guard let narrow = UInt32(exactly: value) else { throw corrupt("number out of range") }
+        return narrow
+    }
+
+    /// A count of things still to read, each at least one byte: never more than the bytes left.
+    mutating func count() throws -> Int {
+        let value = try varint()
+        guard value <= UInt64(bytes.count - position) else { throw corrupt("count \(value) past the end") }
+        return Int(value)
+    }
+
+    mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+        guard count >= 0, count <= bytes.count - position else { throw corrupt("length past the end") }
+        defer { position += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
+    }
+
+    mutating func fixed<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        let raw = try take(MemoryLayout<T>.size)
+        return T(littleEndian: raw.loadUnaligned(as: T.self))
+    }
+
+    mutating func string() throws -> String {
+        let raw = try take(try count())
+        guard let text = String(validating: raw, as: UTF8.self) else { throw corrupt("invalid UTF-8") }
+        return text
+    }
+
+    mutating func fields(depth: Int) throws -> [FieldValue.Field] {
+        let count = try self.count()
+        var fields: [FieldValue.Field] = []
+        fields.reserveCapacity(count)
+        for _ in 0..<count {
+            let id = try uint32()
+            fields.append(FieldValue.Field(id: id, value: try value(depth: depth)))
+        }
+        return fields
+    }
+
+    mutating func value(depth: Int) throws -> FieldValue {
+        guard depth < RecordCodec.maxDepth else { throw corrupt("values nested too deeply") }
+        let tag = try byte()
+        switch tag {
+        case 0: return .null
+        case 1: return .bool(false)
+        case 2: return .bool(true)
+        case 3:
+            let raw = try varint()
+            return .int(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))
+        case 4: return .float(Float(bitPattern: try fixed(UInt32.self)))
+        case 5: return .double(Double(bitPattern: try fixed(UInt64.self)))
+        case 6: return .string(try string())
+        case 7: return .data(Data(try take(try count())))
+        case 8: return .date(Double(bitPattern: try fixed(UInt64.self)))
+        case 9:
+            let low = try fixed(UInt64.self)
+            let high = try fixed(UInt64.self)
+            return .decimal(Decimal128(highBits: high, lowBits: low))
+        case 10:
+            let raw = try take(16)
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: raw) }
+            return .uuid(UUID(uuid: uuid))
+        case 11: return .objectId(ObjectId(bytes: Array(try take(12))))
+        case 12:
+            let classID = try uint32()
+            return .link(ObjectKey(classID: classID, key: StorageKey(try take(try count()))))
+        case 13, 14:
+            let count = try self.count()
+            var values: [FieldValue] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count { values.append(try value(depth: depth + 1)) }
+            return tag == 13 ? .list(values) : .set(values)
+        case 15:
+            let count = try self.count()
+            var entries: [FieldValue.MapEntry] = []
+            entries.reserveCapacity(count)
+            for _ in 0..<count {
+                let key = try string()
+                entries.append(FieldValue.MapEntry(key: key, value: try value(depth: depth + 1)))
+            }
+            return .map(entries)
+        case 16:
+            let classID = try uint32()
+            return .embedded(classID: classID, fields: try fields(depth: depth + 1))
+        default:
+            throw corrupt("unknown value tag \(tag)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+// Evaluates a query's expression tree against an object's fields, and orders field values for
+// sorting. Pure functions; safe from any thread.
+
+enum QueryEvaluator {
+    static func matches(_ node: QueryNode, _ fields: [FieldValue]) -> Bool {
+        switch node {
+        case .and(let lhs, let rhs): return matches(lhs, fields) && matches(rhs, fields)
+        case .or(let lhs, let rhs): return matches(lhs, fields) || matches(rhs, fields)
+        case .not(let inner): return !matches(inner, fields)
+        case .property, .constant:
+            if case .bool(true) = value(node, fields) { return true }
+            return false
+        case .compare(let op, let lhs, let rhs):
+            let left = value(lhs, fields)
+            let right = value(rhs, fields)
+            switch op {
+            case .equal: return FieldOrder.equal(left, right)
+            case .notEqual: return !FieldOrder.equal(left, right)
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                guard let order = FieldOrder.compare(left, right) else { return false }
+                switch op {
+                case .less: return order < 0
+                case .lessOrEqual: return order <= 0
+                case .greater: return order > 0
+                default: return order >= 0
+                }
+            }
+        case .string(let op, let lhs, let rhs, let caseInsensitive):
+            guard case .string(var text) = value(lhs, fields), case .string(var pattern) = value(rhs, fields) else {
+                return false
+            }
+            if caseInsensitive {
+                text = text.lowercased()
+                pattern = pattern.lowercased()
+            }
+            switch op {
+            case .beginsWith: return text.hasPrefix(pattern)
+            case .endsWith: return text.hasSuffix(pattern)
+            case .contains: return pattern.isEmpty || text.contains(pattern)
+            case .like: return false
+            }
+        }
+    }
+
+    static func value(_ node: QueryNode, _ fields: [FieldValue]) -> FieldValue {
+        switch node {
+        case .property(let path): return path.count == 1 ? fields[path[0]] : .null
+        case .constant(let value): return value
+        default: return .bool(matches(node, fields))
+        }
+    }
+}
+
+/// The order of stored values: numbers compare across integer and floating types, null sorts
+/// first, strings by Unicode scalars (as Realm's default, case-sensitive).
+enum FieldOrder {
+    static func equal(_ lhs: FieldValue, _ rhs: FieldValue) -> Bool {
+        if let order = compare(lhs, rhs) { return order == 0 }
+        return lhs == rhs
+    }
+
+    /// -1, 0 or 1; nil when the values are of kinds that do not compare.
+    static func compare(_ lhs: FieldValue, _ rhs: FieldValue) -> Int? {
+        switch (lhs, rhs) {
+        case (.null, .null): return 0
+        case (.null, _): return -1
+        case (_, .null): return 1
+        case (.int(let a), .int(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
+        case (.string(let a), .string(let b)):
+            return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : (a == b ? 0 : 1)
+        case (.date(let a), .date(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.decimal(let a), .decimal(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.objectId(let a), .objectId(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.uuid(let a), .uuid(let b)):
+            return a.uuidString < b.uuidString ? -1 : (a == b ? 0 : 1)
+        case (.data(let a), .data(let b)):
+            return a.lexicographicallyPrecedes(b) ? -1 : (a == b ? 0 : 1)
+        default:
+            guard let a = double(lhs), let b = double(rhs) else { return nil }
+            return a < b ? -1 : (a == b ? 0 : 1)
+        }
+    }
+
+    private static func double(_ value: FieldValue) -> Double? {
+        switch value {
+        case .int(let number): return Double(number)
+        case .float(let number): return Double(number)
+        case .double(let number): return number
+        default: return nil
+        }
+    }
+}

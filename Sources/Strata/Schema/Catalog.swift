@@ -1,0 +1,100 @@
+import Foundation
+import StrataStorage
+
+// The catalog: the stable ids of classes and properties, stored as JSON under key "catalog" in
+// keyspace 0 and committed in the same transaction as the first objects that need them.
+// Class ids are keyspaces (from 16 up; 0…15 are reserved for the object layer's own records).
+// A property keeps its id for ever, so adding one never rewrites old records and a removed
+// one's fields are skipped.
+
+struct Catalog: Codable, Equatable {
+    struct ClassEntry: Codable, Equatable {
+        var name: String
+        var id: UInt32
+        var isEmbedded: Bool
+        var properties: [PropertyEntry]
+        var nextPropertyID: UInt32
+    }
+
+    struct PropertyEntry: Codable, Equatable {
+        var name: String
+        var id: UInt32
+        var type: String
+        var isPrimaryKey: Bool
+    }
+
+    static let keyspace = Keyspace(0)
+    static let key = StorageKey("catalog")
+    static let firstClassID: UInt32 = 16
+
+    var schemaVersion: UInt64 = 0
+    var classes: [ClassEntry] = []
+    var nextClassID: UInt32 = Catalog.firstClassID
+
+    static func load(from snapshot: Snapshot) throws -> Catalog {
+        guard let bytes = try snapshot.value(for: key, in: keyspace) else { return Catalog() }
+        do {
+            return try JSONDecoder().decode(Catalog.self, from: Data(bytes))
+        } catch {
+            throw StrataError(.corruption, "the schema catalog does not decode: \(error)")
+        }
+    }
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array((try? encoder.encode(self)) ?? Data())
+    }
+
+    /// Assigns ids to the schemas, adding entries for new classes and properties.
+    /// - Throws: ``StrataError`` `.schemaMismatch` naming the class and property whose stored
+    ///   type differs from the declared one.
+    mutating func bind(_ schemas: [ObjectSchema], schemaVersion: UInt64) throws {
+        if schemaVersion < self.schemaVersion {
+            throw StrataError(
+                .schemaMismatch,
+                "the database has schema version \(self.schemaVersion), newer than the configuration's \(schemaVersion)")
+        }
+        self.schemaVersion = schemaVersion
+        for schema in schemas {
+            var entry: ClassEntry
+            if let existing = classes.firstIndex(where: { $0.name == schema.className }) {
+                entry = classes[existing]
+                if entry.isEmbedded != schema.isEmbedded {
+                    throw StrataError(
+                        .schemaMismatch,
+                        "\(schema.className) is stored as \(entry.isEmbedded ? "an EmbeddedObject" : "an Object") but declared as \(schema.isEmbedded ? "an EmbeddedObject" : "an Object")")
+                }
+            } else {
+                entry = ClassEntry(name: schema.className, id: nextClassID, isEmbedded: schema.isEmbedded, properties: [], nextPropertyID: 1)
+                nextClassID += 1
+                classes.append(entry)
+            }
+            for property in schema.properties where property.isStored {
+                let typeName = property.type.description
+                if let stored = entry.properties.first(where: { $0.name == property.name }) {
+                    guard stored.type == typeName else {
+                        throw StrataError(
+                            .schemaMismatch,
+                            "\(schema.className).\(property.name) is stored as \(stored.type) but declared as \(typeName); changing a property's type needs a migration")
+                    }
+                    guard stored.isPrimaryKey == property.isPrimaryKey else {
+                        throw StrataError(
+                            .schemaMismatch,
+                            "\(schema.className).\(property.name): the primary key changed; that needs a migration")
+                    }
+                    property.propertyID = stored.id
+                } else {
+                    property.propertyID = entry.nextPropertyID
+                    entry.properties.append(PropertyEntry(
+                        name: property.name, id: entry.nextPropertyID, type: typeName, isPrimaryKey: property.isPrimaryKey))
+                    entry.nextPropertyID += 1
+                }
+            }
+            schema.classID = entry.id
+            schema.indexByPropertyID = Dictionary(
+                uniqueKeysWithValues: schema.properties.filter(\.isStored).map { ($0.propertyID, $0.index) })
+            classes[classes.firstIndex(where: { $0.name == schema.className })!] = entry
+        }
+    }
+}

@@ -1,0 +1,174 @@
+@_spi(Reflection) import Swift
+import StrataStorage
+
+/// The stored shape of one model class: its properties in declaration order (superclass
+/// properties first), its primary key, and the stable ids the database assigned.
+///
+/// Built once per class when a database opens; immutable afterwards and `Sendable`.
+public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
+    /// The class name (the Swift name without the module).
+    public let className: String
+    /// Whether objects of this class are embedded in a parent.
+    public let isEmbedded: Bool
+    /// The stored properties, in declaration order.
+    public let properties: [PropertySchema]
+    /// The primary-key property, if the class has one.
+    public var primaryKey: PropertySchema? { primaryKeyIndex.map { properties[$0] } }
+
+    let type: ObjectBase.Type
+    let primaryKeyIndex: Int?
+    let indexByName: [String: Int]
+    /// The class's stable id, which is also its keyspace. Assigned by the catalog.
+    var classID: UInt32 = 0
+    /// Property index by stable property id. Assigned by the catalog.
+    var indexByPropertyID: [UInt32: Int] = [:]
+
+    /// A prototype the key-path tracer uses (see `KeyPathTracer`).
+    let prototype: ObjectBase
+
+    public var description: String {
+        "\(className) { " + properties.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + " }"
+    }
+
+    /// Reads a class's stored properties through the runtime's field reflection.
+    /// - Throws: ``StrataError`` `.invalidSchema` naming the class and property.
+    init(_ type: ObjectBase.Type) throws {
+        self.type = type
+        className = type.className
+        isEmbedded = type is EmbeddedObject.Type
+        let prototype = type.init()
+        self.prototype = prototype
+
+        var found: [(name: String, accessor: any PropertyAccessing, descriptor: TypeDescriptor)] = []
+        // `_EachFieldOptions.classType` is a mutable static; spell its raw value (1 << 0) instead.
+        let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
+            guard let persisted = fieldType as? any PersistedProperty.Type else { return true }
+            var label = String(cString: name)
+            if label.hasPrefix("_") { label.removeFirst() }
+            found.append((label, persisted.makeAccessor(offset: offset), persisted.descriptor))
+            return true
+        }
+        guard complete else {
+            throw StrataError(.invalidSchema, "\(className): the Swift runtime could not list its stored properties")
+        }
+        var properties: [PropertySchema] = []
+        var primaryKeyIndex: Int?
+        for (index, field) in found.enumerated() {
+            let options = field.accessor.options(of: prototype)
+            var descriptor = field.descriptor
+            if case .linkingObjects(let origin, _) = descriptor.type {
+                let name = field.accessor.linkingPropertyName(of: prototype) ?? ""
+                descriptor = TypeDescriptor(.linkingObjects(className: origin, property: name))
+            }
+            if options.primaryKey {
+                if let existing = primaryKeyIndex {
+                    throw StrataError(
+                        .invalidSchema,
+                        "\(className): properties '\(found[existing].name)' and '\(field.name)' are both marked primaryKey; a class has at most one")
+                }
+                if isEmbedded {
+                    throw StrataError(.invalidSchema, "\(className).\(field.name): an EmbeddedObject cannot have a primary key")
+                }
+                primaryKeyIndex = index
+            }
+            properties.append(PropertySchema(
+                name: field.name, index: index, type: descriptor, isPrimaryKey: options.primaryKey,
+                isIndexed: options.indexed || options.primaryKey, accessor: field.accessor))
+        }
+        self.properties = properties
+        self.primaryKeyIndex = primaryKeyIndex
+        indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }
+        indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
+    }
+
+    /// Stored `(property id, value)` pairs into fields in property order; missing properties
+    /// take their defaults, unknown ids are skipped.
+    func positionalFields(_ stored: [FieldValue.Field]) -> [FieldValue] {
+        var fields = properties.map { $0.accessor.defaultField() }
+        for field in stored {
+            if let index = indexByPropertyID[field.id] { fields[index] = field.value }
+        }
+        return fields
+    }
+
+    /// Fields in property order into stored `(property id, value)` pairs.
+    func storedFields(_ fields: [FieldValue]) -> [FieldValue.Field] {
+        var stored: [FieldValue.Field] = []
+        stored.reserveCapacity(fields.count)
+        for property in properties where property.isStored {
+            stored.append(FieldValue.Field(id: property.propertyID, value: fields[property.index]))
+        }
+        return stored
+    }
+
+    /// The properties with a secondary index (primary keys excluded: the key is their index).
+    let indexedProperties: [PropertySchema]
+
+    /// Whether any property can hold links (so changes must maintain the backlink index).
+    var mayHoldLinks: Bool { properties.contains { $0.mayHoldLinks } }
+
+    /// The property named `name`, or nil.
+    public subscript(name: String) -> PropertySchema? {
+        indexByName[name].map { properties[$0] }
+    }
+}
+
+/// One stored property of a model class.
+///
+/// Immutable and `Sendable`.
+public final class PropertySchema: @unchecked Sendable {
+    /// The property's name as declared (without the wrapper's underscore).
+    public let name: String
+    /// Its position among the class's stored properties.
+    public let index: Int
+    /// What it holds.
+    public let type: TypeDescriptor
+    /// Whether it is the class's primary key.
+    public let isPrimaryKey: Bool
+    /// Whether it has a secondary index (primary keys always do).
+    public let isIndexed: Bool
+    /// The stable id records use for it. Assigned by the catalog.
+    public internal(set) var propertyID: UInt32 = 0
+    /// For a to-one link to an embedded class: that class's schema. Set when the schema set is
+    /// checked.
+    var embeddedSchema: ObjectSchema?
+    /// For the origin side of `LinkingObjects`: the origin class and property. Set when the
+    /// schema set is checked.
+    var linkingOrigin: (schema: ObjectSchema, property: PropertySchema)?
+    /// Whether the property's values can contain links (to-one, collections of objects, mixed,
+    /// embedded objects).
+    var mayHoldLinks: Bool { Self.mayHoldLinks(type) }
+
+    private static func mayHoldLinks(_ descriptor: TypeDescriptor) -> Bool {
+        switch descriptor.type {
+        case .object, .any: return true
+        case .list(let element), .set(let element), .map(let element): return mayHoldLinks(element)
+        default: return false
+        }
+    }
+
+    /// Whether reads get a view bound to the owning object (collections, `LinkingObjects`).
+    var bindsToOwner: Bool {
+        switch type.type {
+        case .list, .set, .map, .linkingObjects: return true
+        default: return false
+        }
+    }
+
+    let accessor: any PropertyAccessing
+
+    init(name: String, index: Int, type: TypeDescriptor, isPrimaryKey: Bool, isIndexed: Bool, accessor: any PropertyAccessing) {
+        self.name = name
+        self.index = index
+        self.type = type
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+        self.accessor = accessor
+    }
+
+    /// Whether the property is stored in the object's record (LinkingObjects are computed).
+    var isStored: Bool {
+        if case .linkingObjects = type.type { return false }
+        return true
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import StrataStorage
+
+/// A type a `@Persisted` property can hold. Strata conforms the supported types; you do not
+/// conform your own types (use `PersistableEnum` for enums).
+///
+/// The requirements are underscored: they are how the object layer converts values, not API.
+public protocol _Persistable {
+    /// The schema type of this Swift type.
+    static var _strataType: TypeDescriptor { get }
+    /// The value of a property that was never set.
+    static func _strataDefault() -> Self
+    /// Converts a stored value back. `context` resolves links; it is nil for unmanaged values.
+    static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self
+    /// Converts to a stored value.
+    /// - Throws: ``StrataError`` when the value cannot be stored (over a size limit, a link to
+    ///   an object of another database…).
+    func _strataWrite(_ context: Database?) throws -> FieldValue
+    /// For collection types: a view bound to a managed object's property. Nil for values.
+    static func _strataBind(owner: ObjectState, index: Int) -> Self?
+}
+
+extension _Persistable {
+    public static func _strataBind(owner: ObjectState, index: Int) -> Self? { nil }
+}
+
+/// A type that may stand inside `Optional` in a `@Persisted` property.
+public protocol _PersistableOptional: _Persistable {
+    /// Reads a stored value into an optional: nil for a stored null (and, for links, for a
+    /// target that no longer exists).
+    static func _strataReadOptional(_ value: FieldValue, _ context: Database?) -> Self?
+}
+
+extension _PersistableOptional {
+    public static func _strataReadOptional(_ value: FieldValue, _ context: Database?) -> Self? {
+        value.isNull ? nil : _strataRead(value, context)
+    }
+}
+
+extension Optional: _Persistable where Wrapped: _PersistableOptional {
+    public static var _strataType: TypeDescriptor {
+        var descriptor = Wrapped._strataType
+        descriptor.isOptional = true
+        return descriptor
+    }
+    public static func _strataDefault() -> Self { nil }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+        Wrapped._strataReadOptional(value, context)
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        guard let self else { return .null }
+        return try self._strataWrite(context)
+    }
+}
+
+/// The largest String or Data a property may hold: 16 MB, as in Realm.
+let maxStringOrDataSize = 16 * 1024 * 1024
+
+extension Bool: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.bool) }
+    public static func _strataDefault() -> Bool { false }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Bool {
+        if case .bool(let flag) = value { return flag }
+        return false
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .bool(self) }
+}
+
+/// The integer types share one stored form, a 64-bit integer.
+public protocol _PersistableInteger: FixedWidthInteger, _PersistableOptional {
+    static var _strataIntegerType: PropertyType { get }
+}
+
+extension _PersistableInteger {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(_strataIntegerType) }
+    public static func _strataDefault() -> Self { 0 }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+        if case .int(let number) = value { return Self(truncatingIfNeeded: number) }
+        return 0
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .int(Int64(self)) }
+}
+
+extension Int: _PersistableInteger { public static var _strataIntegerType: PropertyType { .int } }
+extension Int8: _PersistableInteger { public static var _strataIntegerType: PropertyType { .int8 } }
+extension Int16: _PersistableInteger { public static var _strataIntegerType: PropertyType { .int16 } }
+extension Int32: _PersistableInteger { public static var _strataIntegerType: PropertyType { .int32 } }
+extension Int64: _PersistableInteger { public static var _strataIntegerType: PropertyType { .int64 } }
+
+extension Float: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.float) }
+    public static func _strataDefault() -> Float { 0 }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Float {
+        if case .float(let number) = value { return number }
+        return 0
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .float(self) }
+}
+
+extension Double: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.double) }
+    public static func _strataDefault() -> Double { 0 }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Double {
+        if case .double(let number) = value { return number }
+        return 0
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .double(self) }
+}
+
+extension String: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.string) }
+    public static func _strataDefault() -> String { "" }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> String {
+        if case .string(let text) = value { return text }
+        return ""
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        guard utf8.count <= maxStringOrDataSize else {
+            throw StrataError(.invalidValue, "a String of \(utf8.count) bytes is over the 16 MB limit")
+        }
+        return .string(self)
+    }
+}
+
+extension Data: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.data) }
+    public static func _strataDefault() -> Data { Data() }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Data {
+        if case .data(let data) = value { return data }
+        return Data()
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+        guard count <= maxStringOrDataSize else {
+            throw StrataError(.invalidValue, "a Data of \(count) bytes is over the 16 MB limit")
+        }
+        return .data(self)
+    }
+}
+
+extension Date: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.date) }
+    public static func _strataDefault() -> Date { Date(timeIntervalSinceReferenceDate: 0) }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Date {
+        if case .date(let seconds) = value { return Date(timeIntervalSinceReferenceDate: seconds) }
+        return _strataDefault()
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .date(timeIntervalSinceReferenceDate) }
+}
+
+extension UUID: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.uuid) }
+    /// A new random UUID, so every object gets its own (Realm does the same).
+    public static func _strataDefault() -> UUID { UUID() }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> UUID {
+        if case .uuid(let uuid) = value { return uuid }
+        return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .uuid(self) }
+}
+
+extension ObjectId: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.objectId) }
+    /// A newly generated id, so every object gets its own (Realm does the same).
+    public static func _strataDefault() -> ObjectId { ObjectId() }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> ObjectId {
+        if case .objectId(let id) = value { return id }
+        return ObjectId(bytes: Array(repeating: 0, count: 12))
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .objectId(self) }
+}
+
+extension Decimal128: _PersistableOptional {
+    public static var _strataType: TypeDescriptor { TypeDescriptor(.decimal128) }
+    public static func _strataDefault() -> Decimal128 { Decimal128(0) }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Decimal128 {
+        if case .decimal(let decimal) = value { return decimal }
+        return Decimal128(0)
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { .decimal(self) }
+}

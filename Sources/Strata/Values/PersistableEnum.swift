@@ -1,0 +1,19 @@
+/// An enum a `@Persisted` property can hold, stored as its raw value (an integer or a string).
+///
+/// ```swift
+/// enum Size: String, PersistableEnum { case small, large }
+/// @Persisted var size: Size?
+/// ```
+///
+/// A stored raw value that no case matches reads as the first case.
+public protocol PersistableEnum: _PersistableOptional, RawRepresentable, CaseIterable
+where RawValue: _PersistableOptional {}
+
+extension PersistableEnum {
+    public static var _strataType: TypeDescriptor { RawValue._strataType }
+    public static func _strataDefault() -> Self { allCases.first! }
+    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+        Self(rawValue: RawValue._strataRead(value, context)) ?? _strataDefault()
+    }
+    public func _strataWrite(_ context: Database?) throws -> FieldValue { try rawValue._strataWrite(context) }
+}

@@ -1,0 +1,337 @@
+import Foundation
+import XCTest
+@testable import Strata
+import StrataStorage
+
+final class Dog: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var name: String
+    @Persisted var age: Int
+    @Persisted var breed: String?
+}
+
+final class Person: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted(indexed: true) var name: String
+    @Persisted var birthdate: Date
+    @Persisted var dog: Dog?
+    @Persisted var height: Double
+    @Persisted var photo: Data?
+    @Persisted var balance: Decimal128
+    @Persisted var ref: UUID
+    @Persisted var small: Int8
+    @Persisted var medium: Int16?
+    @Persisted var large: Int64
+    @Persisted var ratio: Float
+    @Persisted var active: Bool
+    var scratch = 0
+}
+
+final class Counter: Object {
+    @Persisted var label: String = "unnamed"
+    @Persisted var value: Int32
+}
+
+/// A temporary directory per test, removed afterwards.
+class DatabaseTestCase: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("strata-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func open(_ types: [ObjectBase.Type] = [Dog.self, Person.self, Counter.self], schemaVersion: UInt64 = 1) throws -> Database {
+        try Database(configuration: .init(directory: directory, objectTypes: types, schemaVersion: schemaVersion))
+    }
+}
+
+final class ObjectModelTests: DatabaseTestCase {
+    func testAddReadBackAndReopen() throws {
+        var id = ObjectId()
+        do {
+            let db = try open()
+            let rex = Dog()
+            rex.name = "Rex"
+            rex.age = 3
+            XCTAssertFalse(rex.isManaged)
+            id = rex._id
+            try db.write { try db.add(rex) }
+            XCTAssertTrue(rex.isManaged)
+            XCTAssertEqual(rex.name, "Rex")
+            XCTAssertEqual(rex.age, 3)
+            XCTAssertNil(rex.breed)
+        }
+        let db = try open()
+        let found = try XCTUnwrap(db.object(ofType: Dog.self, forPrimaryKey: id))
+        XCTAssertEqual(found.name, "Rex")
+        XCTAssertEqual(found.age, 3)
+        XCTAssertEqual(db.objects(Dog.self).count, 1)
+    }
+
+    func testEveryScalarTypeRoundTrips() throws {
+        let db = try open()
+        let person = Person()
+        person.name = "Ann"
+        person.birthdate = Date(timeIntervalSince1970: 123_456.789)
+        person.height = 1.72
+        person.photo = Data([1, 2, 3])
+        person.balance = try Decimal128(string: "1234567890.123456789012345678901234")
+        let ref = UUID()
+        person.ref = ref
+        person.small = -8
+        person.medium = 1600
+        person.large = .max
+        person.ratio = 0.5
+        person.active = true
+        person.scratch = 99
+        try db.write { try db.add(person) }
+
+        let again = try XCTUnwrap(try open().object(ofType: Person.self, forPrimaryKey: person._id))
+        XCTAssertEqual(again.name, "Ann")
+        XCTAssertEqual(again.birthdate, Date(timeIntervalSince1970: 123_456.789))
+        XCTAssertEqual(again.height, 1.72)
+        XCTAssertEqual(again.photo, Data([1, 2, 3]))
+        XCTAssertEqual(again.balance.description, "1234567890.123456789012345678901234")
+        XCTAssertEqual(again.ref, ref)
+        XCTAssertEqual(again.small, -8)
+        XCTAssertEqual(again.medium, 1600)
+        XCTAssertEqual(again.large, .max)
+        XCTAssertEqual(again.ratio, 0.5)
+        XCTAssertTrue(again.active)
+        XCTAssertEqual(again.scratch, 0, "a property without @Persisted is not stored")
+    }
+
+    func testDefaultsAndCustomDefaults() throws {
+        let db = try open()
+        let counter = Counter()
+        try db.write { try db.add(counter) }
+        let stored = try XCTUnwrap(db.objects(Counter.self).first)
+        XCTAssertEqual(stored.label, "unnamed")
+        XCTAssertEqual(stored.value, 0)
+        XCTAssertNotEqual(Dog()._id, Dog()._id, "each object gets its own ObjectId")
+    }
+
+    func testManagedPropertyWritesNeedAWriteAndPersist() throws {
+        let db = try open()
+        let dog = Dog()
+        try db.write { try db.add(dog) }
+        try db.write { dog.age = 7 }
+        XCTAssertEqual(dog.age, 7)
+        XCTAssertEqual(try open().object(ofType: Dog.self, forPrimaryKey: dog._id)?.age, 7)
+    }
+
+    func testThrowInsideWriteRollsBackEverything() throws {
+        let db = try open()
+        let dog = Dog()
+        dog.name = "Rex"
+        try db.write { try db.add(dog) }
+        struct Oops: Error {}
+        let added = Dog()
+        XCTAssertThrowsError(try db.write {
+            dog.name = "Changed"
+            try db.add(added)
+            XCTAssertEqual(dog.name, "Changed", "the write sees its own change")
+            throw Oops()
+        })
+        XCTAssertEqual(dog.name, "Rex", "the in-memory property was rolled back")
+        XCTAssertTrue(added.isInvalidated, "an object added in a cancelled write is invalidated")
+        XCTAssertEqual(db.objects(Dog.self).count, 1)
+        XCTAssertEqual(try open().objects(Dog.self).count, 1)
+    }
+
+    func testBeginCommitCancel() throws {
+        let db = try open()
+        try db.beginWrite()
+        try db.add(Dog())
+        db.cancelWrite()
+        XCTAssertEqual(db.objects(Dog.self).count, 0)
+        try db.beginWrite()
+        try db.add(Dog())
+        try db.commitWrite()
+        XCTAssertEqual(db.objects(Dog.self).count, 1)
+        XCTAssertThrowsError(try db.commitWrite()) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .notInWriteTransaction)
+        }
+    }
+
+    func testAddOutsideWriteIsATypedError() throws {
+        let db = try open()
+        XCTAssertThrowsError(try db.add(Dog())) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .notInWriteTransaction)
+        }
+        XCTAssertEqual(db.objects(Dog.self).count, 0)
+    }
+
+    func testDuplicatePrimaryKeyIsRefusedAndNothingIsWritten() throws {
+        let db = try open()
+        let first = Dog()
+        first.name = "First"
+        try db.write { try db.add(first) }
+        let duplicate = Dog(value: ["_id": first._id, "name": "Second"])
+        let other = Dog()
+        do {
+            try db.write {
+                try db.add(other)
+                try db.add(duplicate)
+            }
+            XCTFail("a duplicate primary key was accepted")
+        } catch StrataError.primaryKeyExists {
+            // expected
+        }
+        XCTAssertEqual(db.objects(Dog.self).count, 1, "the whole write was rolled back")
+        XCTAssertEqual(db.object(ofType: Dog.self, forPrimaryKey: first._id)?.name, "First")
+    }
+
+    func testUpsertByPrimaryKey() throws {
+        let db = try open()
+        let ann = Person()
+        ann.name = "Ann"
+        ann.height = 1.6
+        try db.write { try db.add(ann) }
+        try db.write { try db.add(Person(value: ["_id": ann._id, "name": "Anne"]), update: .modified) }
+        XCTAssertEqual(db.objects(Person.self).count, 1)
+        XCTAssertEqual(ann.name, "Anne")
+        XCTAssertEqual(ann.height, 0, "properties the new object did not set take its defaults")
+        try db.write { try db.add(Person(value: ["_id": ann._id, "name": "Annie"]), update: .all) }
+        XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: ann._id)?.name, "Annie")
+    }
+
+    func testDeleteInvalidatesAndLinksReadNil() throws {
+        let db = try open()
+        let rex = Dog()
+        let ann = Person()
+        ann.dog = rex
+        try db.write { try db.add(ann) }
+        XCTAssertTrue(rex.isManaged, "adding a person adds the dog it links to")
+        XCTAssertEqual(ann.dog?._id, rex._id)
+        let frozen = db.freeze()
+        try db.write { try db.delete(rex) }
+        XCTAssertTrue(rex.isInvalidated)
+        XCTAssertNil(ann.dog, "a link to a deleted object reads nil")
+        XCTAssertEqual(frozen.objects(Dog.self).count, 1, "the frozen view still sees the dog")
+        XCTAssertEqual(db.objects(Dog.self).count, 0)
+        XCTAssertThrowsError(try db.write { try db.delete(rex) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .objectInvalidated)
+        }
+    }
+
+    func testSettingALinkToNilKeepsTheTarget() throws {
+        let db = try open()
+        let ann = Person()
+        ann.dog = Dog()
+        try db.write { try db.add(ann) }
+        try db.write { ann.dog = nil }
+        XCTAssertNil(ann.dog)
+        XCTAssertEqual(db.objects(Dog.self).count, 1)
+    }
+
+    func testStringOverLimitIsATypedErrorAndNothingIsWritten() throws {
+        let db = try open()
+        let dog = Dog()
+        dog.name = String(repeating: "x", count: 16 * 1024 * 1024 + 1)
+        XCTAssertThrowsError(try db.write { try db.add(dog) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
+        }
+        let managed = Dog()
+        try db.write { try db.add(managed) }
+        XCTAssertThrowsError(try db.write { managed.name = String(repeating: "y", count: 16 * 1024 * 1024 + 1) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
+            XCTAssertTrue((error as? StrataError)?.message.contains("Dog.name") ?? false)
+        }
+        XCTAssertEqual(managed.name, "")
+        XCTAssertEqual(db.objects(Dog.self).count, 1)
+    }
+
+    func testResultsWhereAndSorted() throws {
+        let db = try open()
+        try db.write {
+            for (name, age) in [("Rex", 3), ("Rover", 1), ("Fido", 5), ("Rusty", 9)] {
+                let dog = Dog()
+                dog.name = name
+                dog.age = age
+                try db.add(dog)
+            }
+        }
+        let old = db.objects(Dog.self).where { $0.age > 2 && $0.name.starts(with: "R") }
+        XCTAssertEqual(Set(old.map(\.name)), ["Rex", "Rusty"])
+        let byName = db.objects(Dog.self).sorted(by: \.name)
+        XCTAssertEqual(byName.map(\.name), ["Fido", "Rex", "Rover", "Rusty"])
+        XCTAssertEqual(db.objects(Dog.self).sorted(byKeyPath: "age", ascending: false).map(\.age), [9, 5, 3, 1])
+        XCTAssertEqual(db.objects(Dog.self).where { !($0.age >= 3) || $0.name == "Fido" }.sorted(by: \.age).map(\.name), ["Rover", "Fido"])
+        XCTAssertEqual(byName.first?.name, "Fido")
+        XCTAssertEqual(byName.last?.name, "Rusty")
+        // Live: a new commit shows up in existing results.
+        try db.write { try db.add(Dog(value: ["name": "Ace", "age": 4])) }
+        XCTAssertEqual(byName.first?.name, "Ace")
+        XCTAssertEqual(old.count, 2)
+        let frozen = byName.freeze()
+        try db.write { try db.add(Dog(value: ["name": "Zed"])) }
+        XCTAssertEqual(frozen.count, 5)
+        XCTAssertEqual(byName.count, 6)
+        XCTAssertTrue(frozen.isFrozen)
+    }
+
+    func testFrozenObjectsAreSendable() throws {
+        let db = try open()
+        let dog = Dog()
+        dog.name = "Rex"
+        try db.write { try db.add(dog) }
+        let frozen = dog.freeze()
+        try db.write { dog.name = "Max" }
+        let name = try DispatchQueue.global().sync { () throws -> String in frozen.name }
+        XCTAssertEqual(name, "Rex")
+        XCTAssertTrue(frozen.isFrozen)
+        XCTAssertEqual(frozen.thaw()?.name, "Max")
+    }
+}
+
+final class DogWithoutOptionalLink: Object {
+    @Persisted var friend: Dog
+    override class var className: String { "BadLink" }
+}
+
+final class TwoKeys: Object {
+    @Persisted(primaryKey: true) var a: Int
+    @Persisted(primaryKey: true) var b: String
+}
+
+final class LinksToStranger: Object {
+    @Persisted var stranger: Counter?
+}
+
+final class RenamedDog: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var name: Int
+    override class var className: String { "Dog" }
+}
+
+final class SchemaErrorTests: DatabaseTestCase {
+    func assertSchemaError(_ types: [ObjectBase.Type], code: StrataError.Code, mentions: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try open(types), file: file, line: line) { error in
+            let error = error as! StrataError
+            XCTAssertEqual(error.code, code, file: file, line: line)
+            XCTAssertTrue(error.message.contains(mentions), error.message, file: file, line: line)
+        }
+    }
+
+    func testNonOptionalLinkIsASchemaError() {
+        assertSchemaError([DogWithoutOptionalLink.self, Dog.self], code: .invalidSchema, mentions: "BadLink.friend")
+    }
+
+    func testTwoPrimaryKeysAreASchemaError() {
+        assertSchemaError([TwoKeys.self], code: .invalidSchema, mentions: "TwoKeys")
+    }
+
+    func testLinkToUnregisteredTypeIsASchemaError() {
+        assertSchemaError([LinksToStranger.self], code: .invalidSchema, mentions: "LinksToStranger.stranger")
+    }
+
+    func testChangedPropertyTypeIsASchemaMismatch() throws {
+        _ = try open([Dog.self])
+        assertSchemaError([RenamedDog.self], code: .schemaMismatch, mentions: "Dog.name")
+    }
+}
