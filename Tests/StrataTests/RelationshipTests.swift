@@ -346,3 +346,58 @@ final class IndexTests: DatabaseTestCase {
         XCTAssertEqual(db.objects(Dog.self).where { $0._id == ObjectId() }.count, 0)
     }
 }
+
+final class LinkByKeyTests: DatabaseTestCase {
+    func testSetAndReadALinkByTheTargetsPrimaryKey() throws {
+        let db = try open([Owner.self, Pet.self, Place.self])
+        try db.write {
+            try db.add(Pet(value: ["name": "Rex"]))
+            try db.add(Owner(value: ["id": 1]))
+        }
+        let ann = try XCTUnwrap(db.object(ofType: Owner.self, forPrimaryKey: 1))
+        XCTAssertNil(ann.targetPrimaryKey(of: \.pet, as: String.self))
+        try db.write { try ann.setTarget(\.pet, primaryKey: "Rex") }
+        XCTAssertEqual(ann.pet?.name, "Rex")
+        XCTAssertEqual(ann.targetPrimaryKey(of: \.pet, as: String.self), "Rex")
+        XCTAssertEqual(ann.pet?.mainOwners.count, 1, "the backlink index follows links set by key")
+        XCTAssertThrowsError(try db.write { try ann.setTarget(\.pet, primaryKey: "Ghost") }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
+        }
+        XCTAssertThrowsError(try ann.setTarget(\.pet, primaryKey: "Rex")) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .notInWriteTransaction)
+        }
+        // Unmanaged: a reference resolved when the owner is added, without touching the target.
+        let bob = Owner(value: ["id": 2])
+        try bob.setTarget(\.pet, primaryKey: "Rex")
+        XCTAssertEqual(bob.targetPrimaryKey(of: \.pet, as: String.self), "Rex")
+        try db.write { try db.add(bob) }
+        XCTAssertEqual(bob.pet?.name, "Rex")
+        XCTAssertEqual(db.objects(Pet.self).count, 1)
+    }
+}
+
+final class LinkingObjectsSchemaTests: DatabaseTestCase {
+    final class Kennel: Object {
+        @Persisted(originProperty: "nope") var dogs: LinkingObjects<Walker>
+    }
+    final class Walker: Object {
+        @Persisted var name: String
+    }
+    final class Shelter: Object {
+        @Persisted(originProperty: "name") var walkers: LinkingObjects<Walker>
+    }
+
+    func testOriginPropertyMustExist() {
+        XCTAssertThrowsError(try open([Kennel.self, Walker.self])) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidSchema)
+            XCTAssertTrue((error as? StrataError)?.message.contains("Kennel.dogs") ?? false)
+        }
+    }
+
+    func testOriginPropertyMustLinkBack() {
+        XCTAssertThrowsError(try open([Shelter.self, Walker.self])) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidSchema)
+            XCTAssertTrue((error as? StrataError)?.message.contains("does not link to Shelter") ?? false)
+        }
+    }
+}

@@ -151,6 +151,12 @@ extension List: _Persistable {
         case .managed(let binding): return binding.field
         }
     }
+    public static func _strataDecode(from decoder: any Decoder) throws -> List {
+        var container = try decoder.unkeyedContainer()
+        var elements: [Element] = []
+        while !container.isAtEnd { elements.append(try Element._strataDecode(from: try container.superDecoder())) }
+        return List(elements)
+    }
     public static func _strataBind(owner: ObjectState, index: Int) -> List? {
         List(binding: CollectionBinding(owner: owner, index: index))
     }

@@ -137,6 +137,14 @@ extension Map: _Persistable {
         case .managed(let binding): return binding.field
         }
     }
+    public static func _strataDecode(from decoder: any Decoder) throws -> Map {
+        let container = try decoder.container(keyedBy: CodingName.self)
+        let map = Map()
+        for key in container.allKeys {
+            map[string: key.stringValue] = try Value._strataDecode(from: try container.superDecoder(forKey: key))
+        }
+        return map
+    }
     public static func _strataBind(owner: ObjectState, index: Int) -> Map? {
         Map(binding: CollectionBinding(owner: owner, index: index))
     }

@@ -165,6 +165,12 @@ extension MutableSet: _Persistable {
         case .managed(let binding): return binding.field
         }
     }
+    public static func _strataDecode(from decoder: any Decoder) throws -> MutableSet {
+        var container = try decoder.unkeyedContainer()
+        let set = MutableSet()
+        while !container.isAtEnd { set.insert(try Element._strataDecode(from: try container.superDecoder())) }
+        return set
+    }
     public static func _strataBind(owner: ObjectState, index: Int) -> MutableSet? {
         MutableSet(binding: CollectionBinding(owner: owner, index: index))
     }

@@ -129,6 +129,10 @@ extension Database {
             }
             key = ObjectKey(classID: schema.classID, key: encoded)
             if let existing = loadFields(key, schema: schema) {
+                if object.isPrimaryKeyReference {
+                    attach(object, key: key, schema: schema)
+                    return key
+                }
                 switch update {
                 case .error:
                     throw StrataError(

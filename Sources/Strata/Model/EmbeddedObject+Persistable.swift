@@ -17,6 +17,13 @@ extension EmbeddedObject: _PersistableOptional {
         return object
     }
 
+    /// An unmanaged embedded object decoded from a nested container.
+    public static func _strataDecode(from decoder: any Decoder) throws -> Self {
+        let object = Self()
+        try object.decodeStoredProperties(from: decoder)
+        return object
+    }
+
     /// The object's fields, stored inline in its parent.
     /// - Throws: ``StrataError`` `.invalidValue` when the object already belongs to a parent.
     public func _strataWrite(_ context: Database?) throws -> FieldValue {

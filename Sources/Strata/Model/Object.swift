@@ -83,6 +83,22 @@ extension Object: _PersistableOptional {
     public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
         _strataReadOptional(value, context) ?? Self()
     }
+    /// A linked object decoded nested, or from its bare primary key (a reference, see
+    /// `ObjectBase+Codable.swift`).
+    public static func _strataDecode(from decoder: any Decoder) throws -> Self {
+        let object = Self()
+        if (try? decoder.container(keyedBy: CodingName.self)) != nil {
+            try object.decodeStoredProperties(from: decoder)
+            return object
+        }
+        guard let schema = SchemaCache.schema(for: self), let primaryKey = schema.primaryKey else {
+            throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a nested \(className)"))
+        }
+        try primaryKey.accessor.decodeUnmanaged(object, from: decoder)
+        object.isPrimaryKeyReference = true
+        return object
+    }
+
     /// The linked object, or nil when the link is unset or its target no longer exists.
     public static func _strataReadOptional(_ value: FieldValue, _ context: Database?) -> Self? {
         guard case .link(let key) = value, let context, let schema = context.schemas.byClassID[key.classID] else {

@@ -7,6 +7,9 @@
 open class ObjectBase {
     /// Not API: the object's link to its database once it is managed.
     public internal(set) var _strataState: ObjectState?
+    /// Set on an object decoded from a bare primary key: adding it links to the stored object
+    /// with that key (or stores this one when there is none) instead of overwriting it.
+    var isPrimaryKeyReference = false
 
     /// Makes an unmanaged object with every property at its default.
     public required init() {}

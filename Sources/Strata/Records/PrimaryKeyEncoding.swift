@@ -33,6 +33,33 @@ enum PrimaryKeyEncoding {
         return StorageKey(bytes)
     }
 
+    /// The primary-key value a storage key encodes, for a key property of `type`.
+    static func value(of key: StorageKey, optional: Bool, type: PropertyType) -> FieldValue? {
+        var bytes = key.bytes
+        if optional {
+            guard let marker = bytes.first else { return nil }
+            if marker == 0 { return .null }
+            bytes.removeFirst()
+        }
+        switch type {
+        case .int:
+            guard bytes.count == 8 else { return nil }
+            let raw = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return .int(Int64(bitPattern: raw ^ (1 << 63)))
+        case .string:
+            return String(validating: bytes, as: UTF8.self).map(FieldValue.string)
+        case .objectId:
+            return bytes.count == 12 ? .objectId(ObjectId(bytes: bytes)) : nil
+        case .uuid:
+            guard bytes.count == 16 else { return nil }
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: bytes) }
+            return .uuid(UUID(uuid: uuid))
+        default:
+            return nil
+        }
+    }
+
     /// A new generated key for an object without a primary key.
     static func generatedKey() -> StorageKey {
         StorageKey(ObjectId().bytes)

@@ -18,10 +18,19 @@ public protocol _Persistable {
     func _strataWrite(_ context: Database?) throws -> FieldValue
     /// For collection types: a view bound to a managed object's property. Nil for values.
     static func _strataBind(owner: ObjectState, index: Int) -> Self?
+    /// Decodes an unmanaged value (for `Codable` model classes).
+    static func _strataDecode(from decoder: any Decoder) throws -> Self
 }
 
 extension _Persistable {
     public static func _strataBind(owner: ObjectState, index: Int) -> Self? { nil }
+    public static func _strataDecode(from decoder: any Decoder) throws -> Self {
+        throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "\(Self.self) cannot be decoded"))
+    }
+}
+
+extension _Persistable where Self: Decodable {
+    public static func _strataDecode(from decoder: any Decoder) throws -> Self { try Self(from: decoder) }
 }
 
 /// A type that may stand inside `Optional` in a `@Persisted` property.
@@ -50,6 +59,10 @@ extension Optional: _Persistable where Wrapped: _PersistableOptional {
     public func _strataWrite(_ context: Database?) throws -> FieldValue {
         guard let self else { return .null }
         return try self._strataWrite(context)
+    }
+    public static func _strataDecode(from decoder: any Decoder) throws -> Self {
+        if try decoder.singleValueContainer().decodeNil() { return nil }
+        return try Wrapped._strataDecode(from: decoder)
     }
 }
 

@@ -43,6 +43,8 @@ protocol PropertyAccessing: Sendable {
     func defaultField() -> FieldValue
     /// For a `LinkingObjects` property: the origin property named in its declaration.
     func linkingPropertyName(of object: ObjectBase) -> String?
+    /// Decodes the property's value into an unmanaged object.
+    func decodeUnmanaged(_ object: ObjectBase, from decoder: any Decoder) throws
 }
 
 struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
@@ -80,6 +82,10 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
         guard let typed = value as? Value else { return false }
         storage(object).pointee.storage = .unmanaged(typed)
         return true
+    }
+
+    func decodeUnmanaged(_ object: ObjectBase, from decoder: any Decoder) throws {
+        storage(object).pointee.storage = .unmanaged(try Value._strataDecode(from: decoder))
     }
 
     func linkingPropertyName(of object: ObjectBase) -> String? {

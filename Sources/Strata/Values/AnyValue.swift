@@ -94,4 +94,6 @@ extension AnyValue: _Persistable {
     }
 }
 
-extension AnyValue: _PersistableOptional {}
+extension AnyValue: _PersistableOptional {
+    public static func _strataDecode(from decoder: any Decoder) throws -> AnyValue { try decode(from: decoder) }
+}

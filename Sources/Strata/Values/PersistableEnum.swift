@@ -16,4 +16,11 @@ extension PersistableEnum {
         Self(rawValue: RawValue._strataRead(value, context)) ?? _strataDefault()
     }
     public func _strataWrite(_ context: Database?) throws -> FieldValue { try rawValue._strataWrite(context) }
+    public static func _strataDecode(from decoder: any Decoder) throws -> Self {
+        let raw = try RawValue._strataDecode(from: decoder)
+        guard let value = Self(rawValue: raw) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(raw) is not a case of \(Self.self)"))
+        }
+        return value
+    }
 }
