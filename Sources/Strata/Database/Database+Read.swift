@@ -63,20 +63,23 @@ extension Database {
 
     /// A managed object for `key`, or nil when it does not exist in this view.
     func object(for key: ObjectKey, schema: ObjectSchema) -> ObjectBase? {
-        guard loadFields(key, schema: schema) != nil else { return nil }
-        return materialize(key, schema: schema)
+        guard let fields = loadFields(key, schema: schema) else { return nil }
+        return materialize(key, schema: schema, fields: fields)
     }
 
-    /// Makes a managed accessor object for an existing key.
-    func materialize(_ key: ObjectKey, schema: ObjectSchema) -> ObjectBase {
+    /// Makes a managed accessor object for an existing key; `fields`, when the caller just
+    /// read them, save reading them again.
+    func materialize(_ key: ObjectKey, schema: ObjectSchema, fields: [FieldValue]? = nil) -> ObjectBase {
         let object = schema.type.init()
-        attach(object, key: key, schema: schema)
+        attach(object, key: key, schema: schema, fields: fields)
         return object
     }
 
     /// Points an object's properties at this database.
-    func attach(_ object: ObjectBase, key: ObjectKey, schema: ObjectSchema) {
-        object._strataState = ObjectState(database: self, schema: schema, key: key)
+    func attach(_ object: ObjectBase, key: ObjectKey, schema: ObjectSchema, fields: [FieldValue]? = nil) {
+        let state = ObjectState(database: self, schema: schema, key: key)
+        if let fields { state.prime(fields) }
+        object._strataState = state
         for property in schema.properties {
             property.accessor.markManaged(object, index: property.index)
         }

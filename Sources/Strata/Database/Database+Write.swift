@@ -123,12 +123,14 @@ extension Database {
             fields.append(try property.accessor.storedValue(of: object, context: self))
         }
         let key: ObjectKey
+        var isNew = true
         if let primaryKey = schema.primaryKey {
             guard let encoded = PrimaryKeyEncoding.key(for: fields[primaryKey.index], optional: primaryKey.type.isOptional) else {
                 throw StrataError(.invalidValue, "\(schema.className).\(primaryKey.name): the primary key is too long")
             }
             key = ObjectKey(classID: schema.classID, key: encoded)
             if let existing = loadFields(key, schema: schema) {
+                isNew = false
                 if object.isPrimaryKeyReference {
                     attach(object, key: key, schema: schema)
                     return key
@@ -148,9 +150,8 @@ extension Database {
         } else {
             key = ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey())
         }
-        let isNew = loadFields(key, schema: schema) == nil
         recordChange(key, schema: schema, .put(schema, fields))
-        attach(object, key: key, schema: schema)
+        attach(object, key: key, schema: schema, fields: fields)
         // Only an object this write created disappears if the write is cancelled.
         if isNew { transaction.attached.append(object) }
         return key

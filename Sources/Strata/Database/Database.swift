@@ -102,4 +102,7 @@ public final class Database: @unchecked Sendable {
     }
 
     func bumpVersion() { version += 1 }
+
+    /// The version stamp without refreshing (the caller just refreshed).
+    var currentVersion: Int { version }
 }

@@ -38,6 +38,12 @@ public final class ObjectState {
         self.tracer = tracer
     }
 
+    /// Seeds the cache with fields just read for the view's current version.
+    func prime(_ fields: [FieldValue]) {
+        self.fields = fields
+        cachedVersion = database.currentVersion
+    }
+
     /// The current fields, in property order, or nil when the object no longer exists.
     func currentFields() -> [FieldValue]? {
         let version = database.readVersion()
