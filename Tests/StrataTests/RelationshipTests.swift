@@ -245,7 +245,9 @@ final class TourTests: DatabaseTestCase {
 
         let again = db.object(ofType: TourPerson.self, forPrimaryKey: ann._id)
         let old: Results<TourDog> = db.objects(TourDog.self).where { $0.age > 2 && $0.name.starts(with: "R") }
+        let same = db.objects(TourDog.self).filter("age > %@ AND name BEGINSWITH %@", 2, "R")
         let byName = db.objects(TourPerson.self).sorted(by: \.name, ascending: true)
+        XCTAssertEqual(same.first?.name, "Rex")
         XCTAssertEqual(again?.name, "Ann")
         XCTAssertEqual(old.count, 1)
         XCTAssertEqual(byName[0].name, "Ann")

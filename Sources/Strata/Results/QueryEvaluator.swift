@@ -19,6 +19,8 @@ enum QueryEvaluator {
             case .equal: return FieldOrder.equal(left, right)
             case .notEqual: return !FieldOrder.equal(left, right)
             case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                // As in Realm, null is not less or greater than anything.
+                if left.isNull || right.isNull { return false }
                 guard let order = FieldOrder.compare(left, right) else { return false }
                 switch op {
                 case .less: return order < 0
@@ -39,7 +41,7 @@ enum QueryEvaluator {
             case .beginsWith: return text.hasPrefix(pattern)
             case .endsWith: return text.hasSuffix(pattern)
             case .contains: return pattern.isEmpty || text.contains(pattern)
-            case .like: return false
+            case .like: return LikePattern.matches(text, pattern, caseInsensitive: false)  // lowercased above when [c]
             }
         }
     }

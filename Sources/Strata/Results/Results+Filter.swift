@@ -1,0 +1,46 @@
+import StrataStorage
+
+extension Results {
+    /// The objects that also match a predicate in NSPredicate format, as in Realm:
+    ///
+    /// ```swift
+    /// let rs = db.objects(Dog.self).filter("age > %@ AND name BEGINSWITH[c] %@", 2, "r")
+    /// ```
+    ///
+    /// Supported: `==` `=` `!=` `<>` `<` `<=` `=<` `>` `>=` `=>`, `BETWEEN {a, b}`, `IN {a, b}` or
+    /// `IN %@` (an array), `BEGINSWITH` `ENDSWITH` `CONTAINS` `LIKE` (`?` and `*` wildcards),
+    /// options `[c]` (case-insensitive) and `[d]` (accepted, ignored), `AND`/`&&`, `OR`/`||`,
+    /// `NOT`/`!`, parentheses, `TRUEPREDICATE`, `FALSEPREDICATE`, numbers, quoted strings,
+    /// `true`/`false`/`YES`/`NO`, `nil`/`NULL`, `%@` values and `%K` property names. Keywords
+    /// ignore case; write `#name` for a property named like a keyword. Key paths across links,
+    /// collection properties and aggregates are not supported yet. For a nil argument pass
+    /// `nil as String?` (any `Optional.none`) or `NSNull()`.
+    ///
+    /// - Precondition: The predicate is valid for the class and `args` match its `%@`/`%K`s (Realm
+    ///   raises an exception otherwise). Use ``filter(checking:_:)`` to get the error instead.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results {
+        do {
+            return try filtered(predicateFormat, args)
+        } catch let error as StrataError {
+            preconditionFailure("invalid predicate \"\(predicateFormat)\": \(error.message)")
+        } catch {
+            preconditionFailure("invalid predicate \"\(predicateFormat)\": \(error)")
+        }
+    }
+
+    /// The objects that also match a predicate in NSPredicate format, as ``filter(_:_:)``, with
+    /// a bad predicate reported as an error instead of stopping the program.
+    /// - Throws: ``StrataError`` `.invalidArgument` naming the offending token and its column:
+    ///   an unknown property, a value of the wrong type, too few or too many arguments, a syntax
+    ///   error.
+    public func filter(checking predicateFormat: String, _ args: Any...) throws -> Results {
+        try filtered(predicateFormat, args)
+    }
+
+    private func filtered(_ predicateFormat: String, _ args: [Any]) throws -> Results {
+        let node = try PredicateParser.parse(predicateFormat, arguments: args, schema: schema)
+        return Results(
+            database: database, schema: schema,
+            predicate: predicate.map { .and($0, node) } ?? node, sortKeys: sortKeys)
+    }
+}
