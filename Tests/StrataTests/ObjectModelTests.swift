@@ -246,6 +246,45 @@ final class ObjectModelTests: DatabaseTestCase {
         XCTAssertEqual(db.objects(Dog.self).count, 1)
     }
 
+    func testAddingAnUnregisteredTypeIsATypedError() throws {
+        let db = try open([Dog.self])
+        XCTAssertThrowsError(try db.write { try db.add(Counter()) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .wrongDatabase)
+            XCTAssertTrue((error as? StrataError)?.message.contains("Counter") ?? false)
+        }
+        XCTAssertEqual(db.objects(Dog.self).count, 0)
+    }
+
+    func testDataOverLimitIsATypedError() throws {
+        let db = try open()
+        let person = Person()
+        person.photo = Data(count: 16 * 1024 * 1024 + 1)
+        XCTAssertThrowsError(try db.write { try db.add(person) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
+        }
+        XCTAssertEqual(db.objects(Person.self).count, 0)
+        person.photo = Data(count: 16 * 1024 * 1024)
+        try db.write { try db.add(person) }
+        XCTAssertEqual(person.photo?.count, 16 * 1024 * 1024, "exactly 16 MB is allowed")
+    }
+
+    func testObjectsOfAnotherDatabaseAreRefused() throws {
+        let db = try open()
+        let dog = Dog()
+        try db.write { try db.add(dog) }
+        let otherDirectory = directory.appendingPathComponent("other")
+        let other = try Database(configuration: .init(directory: otherDirectory, objectTypes: [Dog.self, Person.self, Counter.self]))
+        XCTAssertThrowsError(try other.write { try other.add(dog) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .wrongDatabase)
+        }
+        XCTAssertThrowsError(try other.write { try other.delete(dog) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .wrongDatabase)
+        }
+        XCTAssertThrowsError(try db.write { try db.delete(Dog()) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .wrongDatabase)
+        }
+    }
+
     func testResultsWhereAndSorted() throws {
         let db = try open()
         try db.write {
@@ -273,6 +312,8 @@ final class ObjectModelTests: DatabaseTestCase {
         XCTAssertEqual(frozen.count, 5)
         XCTAssertEqual(byName.count, 6)
         XCTAssertTrue(frozen.isFrozen)
+        XCTAssertEqual(frozen.thaw().count, 6)
+        XCTAssertFalse(frozen.thaw().isFrozen)
     }
 
     func testFrozenObjectsAreSendable() throws {

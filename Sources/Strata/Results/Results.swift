@@ -135,6 +135,11 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
         Results(database: database.freeze(), schema: schema, predicate: predicate, sortKeys: sortKeys)
     }
 
+    /// Live results for the same query (these results when they are live already).
+    public func thaw() -> Results {
+        Results(database: database.thaw(), schema: schema, predicate: predicate, sortKeys: sortKeys)
+    }
+
     /// Whether these results are frozen.
     public var isFrozen: Bool { database.isFrozen }
 }
