@@ -186,7 +186,8 @@ final class PosixFileSystemTests: XCTestCase {
         let path = directory + "/LOCK"
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-n", path, "sleep", "3"]
+        // -o: the lock stays with flock itself, not with `sleep`, so terminating flock releases it.
+        holder.arguments = ["-n", "-o", path, "sleep", "3"]
         try holder.run()
         defer {
             if holder.isRunning { holder.terminate() }

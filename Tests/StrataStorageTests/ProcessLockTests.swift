@@ -34,7 +34,7 @@ final class ProcessLockTests: XCTestCase {
         let holder = Process()
         let output = Pipe()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-n", directory + "/LOCK", "/bin/sh", "-c", "echo locked; exec sleep 3"]
+        holder.arguments = ["-n", "-o", directory + "/LOCK", "/bin/sh", "-c", "echo locked; exec sleep 3"]
         holder.standardOutput = output
         try holder.run()
         defer { holder.terminate(); holder.waitUntilExit() }

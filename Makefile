@@ -1,0 +1,62 @@
+# Strata: common tasks. `make help` lists them.
+#
+# Every target that builds first runs `deps` (.ci/ensure-deps), which installs libzstd-dev and
+# pkg-config with apt-get when they are missing and checks that Swift 6.1+ is on PATH.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+SWIFT ?= swift
+# Where `make demo` puts its database.
+DEMO_DIR ?= $(or $(TMPDIR),/tmp)/strata-demo
+# How long `make fuzz-smoke` fuzzes, in seconds.
+FUZZ_SECONDS ?= 30
+
+.PHONY: help deps build demo test tsan fuzz-smoke cli-check ci clean
+
+help:
+	@echo "make demo        build the strata tool (release), run its demo in $(DEMO_DIR), verify it, print its stats"
+	@echo "make test        run the whole test suite (swift test)"
+	@echo "make tsan        run the concurrency and store tests under the thread sanitizer"
+	@echo "make cli-check   end-to-end checks of the strata tool (exit codes, corruption, JSON)"
+	@echo "make fuzz-smoke  run each fuzz target for $(FUZZ_SECONDS) s (Fuzz/run-smoke.sh)"
+	@echo "make ci          everything CI runs (.ci/run)"
+	@echo "make deps        install libzstd-dev and pkg-config if missing; check for swift"
+	@echo "make build       debug build of every target"
+	@echo "make clean       remove the build directories"
+
+deps:
+	@bash .ci/ensure-deps
+
+build: deps
+	$(SWIFT) build
+
+demo: deps
+	$(SWIFT) build -c release --product strata
+	.build/release/strata demo "$(DEMO_DIR)" --overwrite
+	@echo
+	.build/release/strata verify "$(DEMO_DIR)"
+	@echo
+	.build/release/strata stats "$(DEMO_DIR)"
+
+test: deps
+	$(SWIFT) test
+
+tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests'
+
+fuzz-smoke: deps
+	@test -f Fuzz/run-smoke.sh || { echo "fuzz-smoke: Fuzz/run-smoke.sh is missing" >&2; exit 1; }
+	bash Fuzz/run-smoke.sh $(FUZZ_SECONDS)
+
+# A debug build: after `make test` it is already built, and assertions stay on.
+cli-check: deps
+	$(SWIFT) build --product strata
+	bash .ci/cli-check .build/debug/strata
+
+ci:
+	bash .ci/run
+
+clean:
+	rm -rf .build .build-tsan .build-asan

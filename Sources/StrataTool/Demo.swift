@@ -1,0 +1,300 @@
+// `strata demo PATH`: a newcomer's first run. Creates a database, writes a mixed workload to it,
+// closes it, reopens it (recovery), checks that every value reads back as written, and prints
+// the times and the statistics.
+
+import ArgumentParser
+import Foundation
+import StrataStorage
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a database, fill it, reopen it and check every value read back.",
+        discussion: """
+            Writes --records operations in batches of 1,000 (one atomic, fsynced commit each) \
+            across 3 keyspaces: about 80% new keys, 15% overwrites and 5% deletes, with random \
+            (incompressible) values of --value-size bytes and, in keyspace 3, some 16 KiB \
+            compressible values that are stored zstd-compressed. Segments are 4 MiB, so a \
+            large run spans several. Then closes the database, reopens it (printing what \
+            recovery did: after a clean close, nothing), reads every key back and compares it \
+            with what was written, and prints the elapsed times and the statistics. \
+            The workload is deterministic: the same options write the same data.
+
+            PATH must not exist or must be empty, unless --overwrite is given.
+            Exits 1 when a value does not read back as written.
+
+            \(ToolExit.help)
+            """
+    )
+
+    @Argument(help: "The directory to create the database in (must not exist or be empty).")
+    var path: String
+
+    @Option(help: "The number of operations to write: puts of new keys, overwrites and deletes.")
+    var records = 100_000
+
+    @Option(help: "The size in bytes of an ordinary value (large compressible values are 16 KiB).")
+    var valueSize = 100
+
+    @Flag(help: "Replace a Strata database already at PATH (refused when PATH holds other files).")
+    var overwrite = false
+
+    static let batchSize = 1_000
+    static let segmentSize = 4 << 20
+
+    func validate() throws {
+        guard records >= 1 else { throw ValidationError("--records must be at least 1") }
+        guard (1...(16 << 20)).contains(valueSize) else {
+            throw ValidationError("--value-size must be between 1 and 16 MiB")
+        }
+    }
+
+    func run() throws {
+        try prepareDirectory()
+        var options = Store.Options()
+        options.segmentSize = Self.segmentSize
+        let clock = ContinuousClock()
+
+        print("""
+            demo: writing \(Format.count(records)) records to \(path)
+              3 keyspaces, batches of \(Format.count(Self.batchSize)) (one fsynced commit each), \
+            \(valueSize)-byte values and some \(Format.bytes(DemoWorkload.largeValueSize)) \
+            compressible ones, \(Format.bytes(Self.segmentSize)) segments
+            """)
+
+        var workload = DemoWorkload(valueSize: valueSize)
+        let writeTime = try Output.reportingErrors {
+            try clock.measure {
+                let store = try Store(directory: path, options: options)
+                var batch = WriteBatch()
+                var written = 0
+                while written < records {
+                    batch.removeAll()
+                    let count = min(Self.batchSize, records - written)
+                    for _ in 0..<count {
+                        workload.addOperation(to: &batch)
+                    }
+                    try store.commit(batch)
+                    written += count
+                }
+                try store.close()
+            }
+        }
+        print("""
+            write:   \(Format.milliseconds(writeTime))  \
+            (\(Format.rate(records, writeTime, unit: "records")); \(Format.count(workload.newKeys)) new keys, \
+            \(Format.count(workload.overwrites)) overwrites, \(Format.count(workload.deletes)) deletes, \
+            \(Format.count(workload.largeValues)) large values)
+            """)
+
+        var reopened: Store?
+        let reopenTime = try Output.reportingErrors {
+            try clock.measure { reopened = try Store(directory: path, options: options) }
+        }
+        guard let store = reopened else { throw ExitCode(ToolExit.failure) }
+        let events = store.recoveryEvents
+        print("reopen:  \(Format.milliseconds(reopenTime))  (recovery events: \(events.isEmpty ? "none" : String(events.count)))")
+        Output.printNotes(events)
+
+        var mismatches: [String] = []
+        var checked = 0
+        let verifyTime = try Output.reportingErrors {
+            try clock.measure {
+                (checked, mismatches) = try workload.check(store.snapshot())
+            }
+        }
+        guard mismatches.isEmpty else {
+            for mismatch in mismatches.prefix(10) { Output.error("demo: \(mismatch)") }
+            Output.error("demo: FAILED: \(mismatches.count) difference(s) between what was written and what was read back")
+            throw ExitCode(ToolExit.failure)
+        }
+        print("""
+            verify:  \(Format.milliseconds(verifyTime))  \
+            (\(Format.rate(checked, verifyTime, unit: "keys")); \(Format.count(checked)) keys read back \
+            equal to what was written, every deleted key absent)
+            """)
+
+        let report = StatsReport(path: path, statistics: store.statistics(), recoveryEvents: events)
+        print("\nstatistics of \(path):")
+        for line in report.lines { print("  " + line) }
+        try Output.reportingErrors { try store.close() }
+        let tool = CommandLine.arguments.first ?? "strata"
+        print("\nOK: demo passed. Check it again with `\(tool) verify \(path)`; see its figures with `\(tool) stats \(path)`.")
+    }
+
+    /// Makes sure `path` is a directory the demo may fill: absent, empty, or (with
+    /// `--overwrite`) a Strata database, whose files are then removed.
+    private func prepareDirectory() throws {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else {
+            Output.error("demo: \(path) exists and is not a directory; choose another path")
+            throw ExitCode(ToolExit.failure)
+        }
+        let names = try fileManager.contentsOfDirectory(atPath: path)
+        if names.isEmpty { return }
+        guard overwrite else {
+            Output.error("demo: \(path) exists and is not empty; choose another path, or pass --overwrite to replace the Strata database in it")
+            throw ExitCode(ToolExit.failure)
+        }
+        let foreign = names.filter { !Self.isStrataFile($0) }.sorted()
+        guard foreign.isEmpty else {
+            Output.error("demo: refusing to overwrite \(path): it holds files that are not part of a Strata database (\(foreign.prefix(3).joined(separator: ", "))\(foreign.count > 3 ? ", …" : ""))")
+            throw ExitCode(ToolExit.failure)
+        }
+        // Refuse to delete a database another process has open: opening it takes its lock.
+        do {
+            try Store(directory: path).close()
+        } catch StrataError.locked {
+            Output.error("demo: refusing to overwrite \(path): another process has the database open")
+            throw ExitCode(ToolExit.failure)
+        } catch {
+            // A damaged database is still replaced: that is what --overwrite is for.
+        }
+        for name in names {
+            try fileManager.removeItem(atPath: (path as NSString).appendingPathComponent(name))
+        }
+        print("demo: removed the database in \(path) (--overwrite)")
+    }
+
+    private static func isStrataFile(_ name: String) -> Bool {
+        if ["LOCK", "MANIFEST", "MANIFEST.tmp"].contains(name) { return true }
+        guard name.hasSuffix(".seg") else { return false }
+        let stem = name.dropLast(4)
+        return !stem.isEmpty && stem.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}
+
+/// The demo's deterministic workload, and what the database must hold after it.
+struct DemoWorkload {
+    static let keyspaces = [Keyspace(1), Keyspace(2), Keyspace(3)]
+    static let largeValueSize = 16 << 10
+
+    let valueSize: Int
+    private var random = SplitMix64(seed: 0x5354_5241_5441)
+    private var operations = 0
+    /// Per keyspace: how many keys have been created (keys are 0, 1, 2, …).
+    private var keyCounts = [UInt64](repeating: 0, count: DemoWorkload.keyspaces.count)
+    /// Per keyspace: each live key and the operation number that wrote its value.
+    private var expected = [[UInt64: Int]](repeating: [:], count: DemoWorkload.keyspaces.count)
+
+    private(set) var newKeys = 0
+    private(set) var overwrites = 0
+    private(set) var deletes = 0
+    private(set) var largeValues = 0
+
+    init(valueSize: Int) { self.valueSize = valueSize }
+
+    /// Adds the next operation: a put of a new key (80%), an overwrite (15%) or a delete (5%)
+    /// of a key picked at random among those created so far (it may be deleted already).
+    mutating func addOperation(to batch: inout WriteBatch) {
+        let operation = operations
+        operations += 1
+        let space = Int(random.next() % UInt64(Self.keyspaces.count))
+        let roll = random.next() % 100
+        let created = keyCounts[space]
+        if roll < 5, created > 0 {
+            let id = random.next() % created
+            batch.delete(Self.key(id, space: space), in: Self.keyspaces[space])
+            expected[space][id] = nil
+            deletes += 1
+            return
+        }
+        let id: UInt64
+        if roll < 20, created > 0 {
+            id = random.next() % created
+            overwrites += 1
+        } else {
+            id = created
+            keyCounts[space] += 1
+            newKeys += 1
+        }
+        if Self.isLarge(space: space, operation: operation) { largeValues += 1 }
+        batch.put(value(space: space, id: id, operation: operation), forKey: Self.key(id, space: space), in: Self.keyspaces[space])
+        expected[space][id] = operation
+    }
+
+    /// Reads every key back from `snapshot`; returns how many live keys were checked and a
+    /// description of each difference from what was written.
+    func check(_ snapshot: Snapshot) throws -> (checked: Int, mismatches: [String]) {
+        var mismatches: [String] = []
+        var checked = 0
+        for (space, keyspace) in Self.keyspaces.enumerated() {
+            let live = expected[space]
+            if snapshot.count(in: keyspace) != live.count {
+                mismatches.append("\(keyspace) holds \(snapshot.count(in: keyspace)) keys, expected \(live.count)")
+            }
+            for id in 0..<keyCounts[space] {
+                let key = Self.key(id, space: space)
+                let stored = try snapshot.value(for: key, in: keyspace)
+                if let operation = live[id] {
+                    checked += 1
+                    if stored != value(space: space, id: id, operation: operation) {
+                        mismatches.append(stored == nil
+                            ? "\(keyspace) key \(key): missing"
+                            : "\(keyspace) key \(key): value differs from what operation \(operation) wrote")
+                    }
+                } else if stored != nil {
+                    mismatches.append("\(keyspace) key \(key): deleted, but still has a value")
+                }
+            }
+        }
+        return (checked, mismatches)
+    }
+
+    /// Keyspace 2 uses 18-byte string keys (stored on the heap); the others 8-byte integer keys
+    /// (stored inline).
+    static func key(_ id: UInt64, space: Int) -> StorageKey {
+        guard space == 1 else { return StorageKey(id) }
+        let digits = String(id)
+        return StorageKey("event/" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits)
+    }
+
+    /// Every 25th operation that lands in keyspace 3 writes a large compressible value.
+    static func isLarge(space: Int, operation: Int) -> Bool {
+        space == 2 && operation % 25 == 0
+    }
+
+    /// The value operation `operation` writes to key `id`: random bytes, or repeated text
+    /// for a large value. A pure function, so the check can regenerate it.
+    func value(space: Int, id: UInt64, operation: Int) -> [UInt8] {
+        if Self.isLarge(space: space, operation: operation) {
+            let line = Array("strata demo document \(space + 1)/\(id), written by operation \(operation)\n".utf8)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Self.largeValueSize)
+            while bytes.count < Self.largeValueSize {
+                bytes.append(contentsOf: line.prefix(Self.largeValueSize - bytes.count))
+            }
+            return bytes
+        }
+        var random = SplitMix64(seed: UInt64(operation) &* 0x9E37_79B9_7F4A_7C15 ^ id ^ UInt64(space) << 60)
+        var bytes = [UInt8](repeating: 0, count: valueSize)
+        bytes.withUnsafeMutableBytes { raw in
+            var index = 0
+            while index < raw.count {
+                let word = random.next()
+                let count = min(8, raw.count - index)
+                withUnsafeBytes(of: word) { wordBytes in
+                    for offset in 0..<count { raw[index + offset] = wordBytes[offset] }
+                }
+                index += count
+            }
+        }
+        return bytes
+    }
+}
+
+/// SplitMix64: a small, fast, deterministic pseudo-random generator.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

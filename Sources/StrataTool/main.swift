@@ -1,2 +1,0 @@
-// Placeholder until the command-line tool lands.
-print("strata")
