@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Strata's benchmarks (ordo-one/benchmark). Run from this folder:
+//   swift package --allow-writing-to-directory /tmp/benchout benchmark --format markdown
+// or ./run.sh. The plugin finds the executable targets under Benchmarks/.
+let package = Package(
+    name: "StrataBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Strata", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The workloads, shared by the benchmarks and the profiling driver.
+        .target(name: "CMallocStats", path: "Sources/CMallocStats"),
+        .target(
+            name: "StorageWorkloads",
+            dependencies: ["CMallocStats", .product(name: "StrataStorage", package: "Strata")],
+            path: "Sources/StorageWorkloads"
+        ),
+        // Storage engine benchmarks. A later object-layer workload (vs GRDB) gets its own
+        // target beside this one.
+        .executableTarget(
+            name: "StorageBenchmarks",
+            dependencies: [
+                "StorageWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "StrataStorage", package: "Strata"),
+            ],
+            path: "Benchmarks/StorageBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // The same workloads without the harness, for perf/valgrind:
+        //   swift build -c release --product StorageProfile
+        //   .build/release/StorageProfile <put-none|put-full|get|reopen|memory|all> [records]
+        .executableTarget(
+            name: "StorageProfile",
+            dependencies: ["StorageWorkloads", .product(name: "StrataStorage", package: "Strata")],
+            path: "Sources/StorageProfile"
+        ),
+    ]
+)

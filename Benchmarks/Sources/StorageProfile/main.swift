@@ -1,0 +1,95 @@
+// A standalone driver of the storage workloads, for profilers (perf, valgrind) and for
+// measurements outside the benchmark harness (which preloads malloc and runtime interposers).
+//
+//   StorageProfile <put-none|put-full|get|reopen|memory|all> [records]
+//
+// Prints one line per workload: its rate or time. Only the named workload's measured part is
+// timed; preparing a store for get/reopen/memory happens first and is reported separately.
+
+import Foundation
+import StorageWorkloads
+import StrataStorage
+
+let arguments = CommandLine.arguments
+let mode = arguments.count > 1 ? arguments[1] : "all"
+let count = arguments.count > 2 ? Int(arguments[2])! : Workloads.recordCount
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let timing = try Workloads.timed(body)
+    print(String(format: "  (wall %.3f s, CPU %.3f s)", timing.wall, timing.cpu))
+    return timing.wall
+}
+
+func format(_ value: Double) -> String { String(format: "%.0f", value) }
+
+func runPut(_ durability: Durability, label: String) throws {
+    let directory = Workloads.makeScratchDirectory("profile-put")
+    defer { Workloads.removeScratchDirectory(directory) }
+    let store = try Store(directory: directory, options: Workloads.options(durability: durability))
+    let time = try seconds { try Workloads.put(count: count, into: store, durability: durability) }
+    try store.close()
+    print("put .\(label): \(count) records in \(String(format: "%.3f", time)) s = \(format(Double(count) / time)) puts/s")
+}
+
+func withStore(_ body: (String) throws -> Void) throws {
+    let directory = Workloads.makeScratchDirectory("profile-store")
+    defer { Workloads.removeScratchDirectory(directory) }
+    let time = try seconds { try Workloads.createStore(count: count, in: directory) }
+    print("(prepared a store of \(count) records in \(String(format: "%.3f", time)) s)")
+    try body(directory)
+}
+
+func runGet() throws {
+    try withStore { directory in
+        let store = try Store(directory: directory, options: Workloads.options(durability: .none))
+        let snapshot = store.snapshot()
+        var sum: UInt64 = 0
+        let time = try seconds { sum = try Workloads.randomGets(count, keyCount: count, from: snapshot) }
+        print("get: \(count) random gets in \(String(format: "%.3f", time)) s = \(format(Double(count) / time)) gets/s (checksum \(sum))")
+        try store.close()
+    }
+}
+
+func runReopen() throws {
+    try withStore { directory in
+        for _ in 0..<3 {
+            var store: Store?
+            let time = try seconds { store = try Store(directory: directory, options: Workloads.options(durability: .none)) }
+            precondition(store!.statistics().keys == count)
+            try store!.close()
+            store = nil
+            print("reopen: \(count) records in \(String(format: "%.1f", time * 1000)) ms")
+        }
+    }
+}
+
+func runMemory() throws {
+    let empty = Workloads.makeScratchDirectory("profile-empty")
+    defer { Workloads.removeScratchDirectory(empty) }
+    try Workloads.createStore(count: 0, in: empty)
+    try withStore { directory in
+        let result = try Workloads.measureIndexMemory(emptyDirectory: empty, fullDirectory: directory, keys: count)
+        print("""
+            memory: \(count) keys: heap (malloc in use) \(String(format: "%.1f", result.mallocBytesPerKey)) B/key, \
+            anonymous RSS \(String(format: "%.1f", result.residentAnonymousBytesPerKey)) B/key, \
+            all RSS incl. mapped segments \(String(format: "%.1f", result.residentBytesPerKey)) B/key
+            """)
+    }
+}
+
+switch mode {
+case "put-none": try runPut(.none, label: "none")
+case "put-full": try runPut(.full, label: "full")
+case "get": try runGet()
+case "reopen": try runReopen()
+case "memory": try runMemory()
+case "all":
+    try runMemory()
+    try runPut(.none, label: "none")
+    try runPut(.full, label: "full")
+    try runGet()
+    try runReopen()
+default:
+    print("usage: StorageProfile <put-none|put-full|get|reopen|memory|all> [records]")
+    exit(2)
+}
