@@ -148,12 +148,8 @@ public final class PropertySchema: @unchecked Sendable {
     }
 
     /// Whether reads get a view bound to the owning object (collections, `LinkingObjects`).
-    var bindsToOwner: Bool {
-        switch type.type {
-        case .list, .set, .map, .linkingObjects: return true
-        default: return false
-        }
-    }
+    /// Stored: the property read path checks it on every read.
+    let bindsToOwner: Bool
 
     let accessor: any PropertyAccessing
 
@@ -164,6 +160,10 @@ public final class PropertySchema: @unchecked Sendable {
         self.isPrimaryKey = isPrimaryKey
         self.isIndexed = isIndexed
         self.accessor = accessor
+        switch type.type {
+        case .list, .set, .map, .linkingObjects: bindsToOwner = true
+        default: bindsToOwner = false
+        }
     }
 
     /// Whether the property is stored in the object's record (LinkingObjects are computed).
