@@ -37,18 +37,6 @@ private func assertBytes(
         file: file, line: line)
 }
 
-/// SplitMix64, private to these tests.
-private struct FileSystemTestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 final class PosixFileSystemTests: XCTestCase {
     private var directory = ""
@@ -322,7 +310,7 @@ final class MemoryFileSystemTests: XCTestCase {
     }
 
     func testKeepAllMatchesCurrentAndFullSyncMatchesDropAll() throws {
-        var random = FileSystemTestRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<30 {
             let fs = MemoryFileSystem()
             try fs.createDirectory("/d1")

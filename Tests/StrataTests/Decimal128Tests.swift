@@ -2,22 +2,12 @@ import Foundation
 import XCTest
 
 @testable import Strata
+import StrataStorage
 
 // Hand-written Decimal128 tests. Expected strings and bits were computed independently with
 // Python's `decimal` module in the decimal128 context (precision 34, Emax 6144, Emin -6143,
 // clamp 1, ROUND_HALF_EVEN). The BSON corpus vectors are in Decimal128CorpusTests.swift.
 
-/// A small deterministic generator, so failures reproduce.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 final class Decimal128Tests: XCTestCase {
     private func d(_ string: String) -> Decimal128 {
@@ -61,7 +51,7 @@ final class Decimal128Tests: XCTestCase {
     }
 
     func testRandom34DigitRoundTripIsExact() throws {
-        var rng = SplitMix64(state: 0x5EED_DEC1_28)
+        var rng = SplitMix64(seed: 0x5EED_DEC1_28)
         let limit = Decimal128.powerOf10(34)
         for iteration in 0..<10_000 {
             // Mostly full 34-digit coefficients, sometimes shorter ones.
@@ -75,7 +65,7 @@ final class Decimal128Tests: XCTestCase {
             let value = try Decimal128(string: string, exact: true)
             XCTAssertEqual(value.finiteParts.coefficient, coefficient, string)
             XCTAssertEqual(value.finiteParts.exponent, exponent, string)
-            XCTAssertEqual(value.sign, negative ? .minus : .plus)
+            XCTAssertEqual(value.sign, negative ? FloatingPointSign.minus : FloatingPointSign.plus)
             let reparsed = try Decimal128(string: value.stringValue, exact: true)
             XCTAssertEqual(reparsed.highBits, value.highBits, string)
             XCTAssertEqual(reparsed.lowBits, value.lowBits, string)

@@ -40,7 +40,7 @@ final class ModelBasedTests: DatabaseTestCase {
         directory = root!.appendingPathComponent("run-\(seed)")
         owners = [:]
         pets = []
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         var db: Database? = try open(types())
         for step in 0..<steps {
             let operation = Int.random(in: 0..<10, using: &random)
@@ -53,10 +53,10 @@ final class ModelBasedTests: DatabaseTestCase {
         }
     }
 
-    func anyPet(_ random: inout SplitMix) -> String? { pets.sorted().randomElement(using: &random) }
-    func anyOwner(_ random: inout SplitMix) -> Int? { owners.keys.sorted().randomElement(using: &random) }
+    func anyPet(_ random: inout SplitMix64) -> String? { pets.sorted().randomElement(using: &random) }
+    func anyOwner(_ random: inout SplitMix64) -> Int? { owners.keys.sorted().randomElement(using: &random) }
 
-    func apply(_ operation: Int, db: Database, random: inout SplitMix) throws {
+    func apply(_ operation: Int, db: Database, random: inout SplitMix64) throws {
         func owner(_ id: Int) -> Owner { db.object(ofType: Owner.self, forPrimaryKey: id)! }
         func pet(_ name: String) -> Pet { db.object(ofType: Pet.self, forPrimaryKey: name)! }
         switch operation {
@@ -154,14 +154,3 @@ final class ModelBasedTests: DatabaseTestCase {
     }
 }
 
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -31,17 +31,6 @@ final class PredPlace: EmbeddedObject {
 
 private struct PredOpaque {}
 
-/// Deterministic random numbers for the fuzz test (SplitMix64).
-private struct PredicateFuzzRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 final class PredicateParserTests: XCTestCase {
     var schema: ObjectSchema!
@@ -303,7 +292,7 @@ final class PredicateParserTests: XCTestCase {
         assertError(String(repeating: "(NOT ", count: 60) + "age == 3" + String(repeating: ")", count: 60), contains: "deeper")
     }
 
-    private func randomPredicate(depth: Int, using random: inout PredicateFuzzRandom) -> String {
+    private func randomPredicate(depth: Int, using random: inout SplitMix64) -> String {
         let atoms = [
             "age > 3", "3 <= age", "name BEGINSWITH[c] 'r'", "nick == nil", "weight BETWEEN { 1 , 20 }", "age IN { 1 , 2 , 3 }",
             "name LIKE '*o*'", "alive == YES", "TRUEPREDICATE", "name ==[c] 'REX'", "nick CONTAINS 'i'", "age < weight",
@@ -331,7 +320,7 @@ final class PredicateParserTests: XCTestCase {
             "'R*'", "\"x\\\"y\"", "'unterminated", "\\", "'\\u12'", "@", "ANY", "é", "🐶", "\u{0}", " ", " ", "\t",
         ]
         let argumentPool: [Any] = [3, "R", "age", "name", 2.5, true, NSNull(), Optional<Int>.none as Any, [1, 2], PredOpaque(), Data([1])]
-        var random = PredicateFuzzRandom(state: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         var parsed = 0
         for _ in 0..<10_000 {
             var format = ""

@@ -119,14 +119,14 @@ extension MemoryFileSystem {
 /// Applies a ``MemoryFileSystem/CrashPolicy``, drawing random choices in a fixed order.
 private struct CrashDecider {
     let policy: MemoryFileSystem.CrashPolicy
-    var random: CrashRandom
+    var random: SplitMix64
 
     init(policy: MemoryFileSystem.CrashPolicy) {
         self.policy = policy
         if case .random(let seed) = policy.kind {
-            random = CrashRandom(seed: seed)
+            random = SplitMix64(seed: seed)
         } else {
-            random = CrashRandom(seed: 0)
+            random = SplitMix64(seed: 0)
         }
     }
 
@@ -157,17 +157,3 @@ private struct CrashDecider {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator for crash policies.
-private struct CrashRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
