@@ -67,7 +67,20 @@ public final class ObjectState {
         return schema.positionalFields(stored)
     }
 
-    @inline(__always)
+    /// The database reads convert values with (links resolve through it).
+    @usableFromInline
+    var context: Database { database }
+
+    /// The stored field of a property whose value is converted straight from it (not a
+    /// collection, an embedded object or a tracer read), or nil to take `read(_:as:)`.
+    /// Not generic, so the read path costs no generic metadata.
+    @usableFromInline
+    func plainField(_ index: Int) -> FieldValue? {
+        guard tracer == nil, schema.readsPlainField[index] else { return nil }
+        return currentFields()?[index]
+    }
+
+    @usableFromInline
     func read<Value: _Persistable>(_ index: Int, as type: Value.Type) -> Value {
         if let tracer {
             tracer.visited.append(index)
@@ -94,6 +107,7 @@ public final class ObjectState {
     }
 
     /// Converts and stores a new value of one property (from a `@Persisted` setter).
+    @usableFromInline
     func write<Value: _Persistable>(_ index: Int, _ value: Value) {
         database.setField(of: self, property: schema.properties[index], value: value)
     }

@@ -25,6 +25,7 @@ public struct Persisted<Value: _Persistable> {
     @usableFromInline
     var storage: Storage
     /// Declared options, read once per class when the schema is built.
+    @usableFromInline
     let options: PersistedOptions
 
     /// Not available: `@Persisted` works only on `Object` and `EmbeddedObject` subclasses.
@@ -37,18 +38,24 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property with its type's default value (`0`, `""`, `nil`, an empty list, a new
     /// `ObjectId`…).
+    @inlinable
     public init() {
         storage = .unmanaged(Value._strataDefault())
         options = PersistedOptions()
     }
 
     /// A property with a default value.
+    @inlinable
     public init(wrappedValue: Value) {
         storage = .unmanaged(wrappedValue)
         options = PersistedOptions()
     }
 
     /// The object's property, read or written through the object's database once it is managed.
+    ///
+    /// Inlinable so that, in the model's module, it is specialized for the property's type and
+    /// its key paths become direct field accesses: a managed read is then a switch and a call.
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -59,7 +66,10 @@ public struct Persisted<Value: _Persistable> {
             case .unmanaged(let value):
                 return value
             case .managed(let index):
-                return object._strataState!.read(index, as: Value.self)
+                let state = object._strataState.unsafelyUnwrapped
+                // Scalars and links: the stored field converts here, specialized for Value.
+                if let field = state.plainField(index) { return Value._strataRead(field, state.context) }
+                return state.read(index, as: Value.self)
             }
         }
         set {
@@ -74,9 +84,16 @@ public struct Persisted<Value: _Persistable> {
 }
 
 /// Options of a `@Persisted` declaration.
+@usableFromInline
 struct PersistedOptions: Sendable {
-    var primaryKey = false
-    var indexed = false
+    @usableFromInline var primaryKey = false
+    @usableFromInline var indexed = false
+
+    @usableFromInline
+    init(primaryKey: Bool = false, indexed: Bool = false) {
+        self.primaryKey = primaryKey
+        self.indexed = indexed
+    }
 }
 
 /// The types that may be a primary key: Int, String, ObjectId, UUID, and their optionals.

@@ -103,6 +103,9 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
 
     /// The properties with a secondary index (primary keys excluded: the key is their index).
     let indexedProperties: [PropertySchema]
+    /// Per property: whether a read converts the stored field directly (not a collection and not
+    /// an embedded object). Filled when the schema set is checked.
+    var readsPlainField: [Bool] = []
 
     /// Whether any property can hold links (so changes must maintain the backlink index).
     var mayHoldLinks: Bool { properties.contains { $0.mayHoldLinks } }

@@ -31,6 +31,9 @@ final class SchemaSet: @unchecked Sendable {
         self.byType = byType
         self.byName = byName
         try validateLinks()
+        for schema in all {
+            schema.readsPlainField = schema.properties.map { !$0.bindsToOwner && $0.embeddedSchema == nil }
+        }
     }
 
     private func validateLinks() throws {
