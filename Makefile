@@ -44,7 +44,7 @@ test: deps
 	$(SWIFT) test
 
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests'
 
 fuzz-smoke: deps
 	@test -f Fuzz/run-smoke.sh || { echo "fuzz-smoke: Fuzz/run-smoke.sh is missing" >&2; exit 1; }

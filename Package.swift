@@ -40,7 +40,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataStorageTests",
-            dependencies: ["StrataStorage"]
+            dependencies: [
+                "StrataStorage",
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ]
         ),
         .testTarget(
             name: "StrataTests",

@@ -4,3 +4,5 @@
 // object model. The storage engine's error type is Strata's error type too.
 
 @_exported import struct StrataStorage.StrataError
+@_exported import struct StrataStorage.CompactionReport
+@_exported import enum StrataStorage.Durability

@@ -256,3 +256,43 @@ final class StoreTests: XCTestCase {
         XCTAssertNoThrow(try openStore(fileSystem), "closing released the lock")
     }
 }
+
+/// Regressions found by the fuzzers (Fuzz/Regressions): each once crashed or lost data.
+final class FuzzRegressionTests: XCTestCase {
+    func testEmptyManifestIsCorruptionAndDeletesNothing() throws {
+        let fileSystem = MemoryFileSystem()
+        let store = try openStore(fileSystem)
+        var batch = WriteBatch()
+        batch.put([1], forKey: StorageKey("k"), in: Keyspace(1))
+        try store.commit(batch)
+        try store.close()
+        fileSystem.setContents(Manifest(segments: [], lastSequence: 0).encoded(), of: "/db/MANIFEST")
+        XCTAssertThrowsError(try openStore(fileSystem)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+            XCTAssertEqual((error as? StrataError)?.file, "/db/MANIFEST")
+        }
+        XCTAssertNotNil(fileSystem.contents(of: "/db/000001.seg"), "the segment was deleted")
+    }
+
+    func testSequenceFloorNearTheLimitIsCorruptionNotATrap() throws {
+        let fileSystem = MemoryFileSystem()
+        try openStore(fileSystem).close()
+        fileSystem.setContents(Manifest(segments: [1], lastSequence: UInt64.max).encoded(), of: "/db/MANIFEST")
+        XCTAssertThrowsError(try openStore(fileSystem, readOnly: true)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+        }
+    }
+
+    func testRecordSequenceNearTheLimitIsCorruptionNotATrap() throws {
+        let fileSystem = MemoryFileSystem()
+        try openStore(fileSystem).close()
+        var records = [UInt8]()
+        _ = RecordEncoder.appendDelete(to: &records, sequence: UInt64.max - 1, keyspace: Keyspace(1), key: StorageKey("k"))
+        _ = RecordEncoder.appendCommit(to: &records, sequence: UInt64.max - 1, recordCount: 1, syncedThrough: 64)
+        fileSystem.setContents(fileSystem.contents(of: "/db/000001.seg")! + records, of: "/db/000001.seg")
+        XCTAssertThrowsError(try openStore(fileSystem)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+            XCTAssertTrue((error as? StrataError)?.message.contains("sequence") ?? false)
+        }
+    }
+}

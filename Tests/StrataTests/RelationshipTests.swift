@@ -267,6 +267,10 @@ final class TourTests: DatabaseTestCase {
         catch let error as StrataError where error.code == .primaryKeyExists { refused = true }
         XCTAssertTrue(refused)
         XCTAssertEqual(db.objects(TourPerson.self).count, 1)
+
+        try db.compact()                                       // online; readers keep working
+        XCTAssertEqual(frozen.objects(TourDog.self).count, 1, "the frozen view still reads after compaction")
+        XCTAssertEqual(db.object(ofType: TourPerson.self, forPrimaryKey: ann._id)?.name, "Anne")
     }
 }
 

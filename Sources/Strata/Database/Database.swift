@@ -92,6 +92,17 @@ public final class Database: @unchecked Sendable {
     /// Whether a write transaction is open on this database.
     public var isInWriteTransaction: Bool { transaction != nil }
 
+    /// Rewrites the database's sealed log segments without their dead records (overwritten and
+    /// deleted objects), online: readers, frozen views and writers keep working meanwhile, and a
+    /// frozen view keeps reading the files it needs until it is released.
+    /// - Returns: what the compaction did (segments and bytes before and after).
+    /// - Throws: ``StrataError`` `.io` when writing the new segments fails (the database is left
+    ///   as it was), `.closed` when the store refuses writes.
+    @discardableResult
+    public func compact() throws -> CompactionReport {
+        try shared.store.compact()
+    }
+
     /// The version stamp reads cache against; refreshes a live view to the latest commit.
     func readVersion() -> Int {
         if !isFrozen, transaction == nil, shared.store.sequence != snapshot.sequence {

@@ -1,39 +1,84 @@
 // Recovery: turns the files of a store directory into an index and the writer's position.
 //
 // 1. Read MANIFEST (none: a new store; segment files without one are leftovers only if they
-//    hold no committed transaction, otherwise the missing manifest is corruption).
-// 2. Scan each listed segment in order, applying committed transactions to the index.
-//    Damage in a sealed segment is corruption. Damage in the newest segment ends the log when a
-//    crash can explain it (a torn or zero-filled tail that no later synced commit covers).
+//    hold no committed data, otherwise the missing manifest is corruption).
+// 2. Scan each listed segment in order, applying committed data to the index.
+//    - Compacted segments come first (the output of the last compaction). Each of their puts is
+//      committed on its own and is applied at once; they may come in any order, and a key
+//      appears at most once among them. Any damage in them is corruption: they are synced
+//      before any MANIFEST names them. After them, the running last sequence is the highest
+//      sequence they hold.
+//    - Then the log segments, oldest first: transactions apply at their commit record, and
+//      every record's sequence must be above the last committed one. Damage in a sealed
+//      segment is corruption. Damage in the newest segment ends the log when a crash can
+//      explain it (a torn or zero-filled tail that no later synced commit covers).
+//    The last listed segment must be a log segment, and no compacted segment may follow a log
+//    segment.
 // 3. Read-write only: cut the newest segment after its last commit and sync it, remove
-//    leftover files (MANIFEST.tmp, segments no manifest names), create the first segment of a
-//    new store.
+//    leftover files (MANIFEST.tmp, segments no manifest names: a compaction's output that was
+//    never installed, or the segments an installed compaction replaced), create the first
+//    segment of a new store.
+//
+// A read-only open takes no lock, so a writer may compact while it runs and unlink a segment
+// the MANIFEST it read still named. When the open fails and the MANIFEST has changed since it
+// was read, it starts over with the new one (a few times).
 //
 // Runs on one thread before the store is shared.
 
 struct Recovery {
     let directory: String
     let options: Store.Options
+    /// Given to every SegmentFile; nil for read-only opens.
+    let remover: SegmentRemover?
     var fileSystem: any FileSystem { options.fileSystem }
+
+    /// How many times a read-only open starts over when the MANIFEST changed under it.
+    static let readOnlyAttempts = 8
 
     struct Result {
         var index = KeyIndex()
         var lastSequence: UInt64 = 0
         var segments: [UInt32: SegmentFile] = [:]
         var segmentOrder: [UInt32] = []
+        /// The listed segments that are compacted (a prefix of `segmentOrder`).
+        var compactedSegments: Set<UInt32> = []
+        /// Records and bytes of each listed segment.
+        var tallies: [UInt32: SegmentTally] = [:]
+        /// One above the highest segment number in the MANIFEST or among the directory's files.
+        var nextSegmentNumber: UInt64 = 1
         var activeEnd = SegmentHeader.size
         var events: [RecoveryEvent] = []
         var records = 0
         var bytes = 0
+        /// Whether a log segment was scanned (no compacted segment may follow one).
+        var sawLogSegment = false
     }
 
     func run() throws -> Result {
         guard fileSystem.exists(directory) else {
             throw StrataError(.notFound, "no Strata database at \(directory)", file: directory)
         }
+        guard options.readOnly else { return try recover() }
+        var attempt = 1
+        while true {
+            let manifest = try Manifest.read(in: directory, fileSystem: fileSystem)
+            do {
+                return try recover(manifest: manifest)
+            } catch {
+                // A writer that compacted meanwhile may have unlinked a segment `manifest`
+                // named: start over with the new MANIFEST.
+                let current = try? Manifest.read(in: directory, fileSystem: fileSystem)
+                guard attempt < Self.readOnlyAttempts, current != manifest else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    /// One recovery pass over `manifest` (read-only), or over the MANIFEST on disk.
+    private func recover(manifest given: Manifest?? = nil) throws -> Result {
         var result = Result()
         let names = try fileSystem.contentsOfDirectory(directory)
-        let manifest = try Manifest.read(in: directory, fileSystem: fileSystem)
+        let manifest = try given ?? Manifest.read(in: directory, fileSystem: fileSystem)
         if manifest == nil, options.readOnly {
             throw StrataError(.notFound, "no Strata database at \(directory) (no MANIFEST)", file: directory)
         }
@@ -43,6 +88,8 @@ struct Recovery {
             if !keepGoing { break }
         }
         result.lastSequence = max(result.lastSequence, manifest?.lastSequence ?? 0)
+        let numbers = listed + names.compactMap(SegmentFile.number(fromName:))
+        result.nextSegmentNumber = UInt64(numbers.max() ?? 0) + 1
         guard !options.readOnly else { return result }
 
         try removeLeftovers(names: names, listed: Set(listed), manifestExists: manifest != nil, into: &result)
@@ -60,7 +107,6 @@ struct Recovery {
         }
         let writable = isNewest && !options.readOnly
         let file = try fileSystem.open(path, mode: writable ? .readWrite : .readOnly)
-        let segment = SegmentFile(number: number, path: path, file: file)
         let size = try file.size()
         let header = try file.withBytes(at: 0, count: min(size, SegmentHeader.size)) {
             try SegmentHeader.decode($0, file: path)
@@ -69,6 +115,21 @@ struct Recovery {
             throw StrataError.corrupt(
                 "segment header says segment \(header.segmentNumber)", file: path, offset: 12)
         }
+        let segment = SegmentFile(number: number, kind: header.kind, path: path, file: file, remover: remover)
+        if header.kind == .compacted {
+            guard !isNewest else {
+                throw StrataError.corrupt(
+                    "the MANIFEST ends with a compacted segment; the newest segment must be a log segment",
+                    file: path, offset: 24)
+            }
+            guard !result.sawLogSegment else {
+                throw StrataError.corrupt(
+                    "a compacted segment is listed after a log segment; compacted segments come first",
+                    file: path, offset: 24)
+            }
+            return try scanCompactedSegment(segment, size: size, into: &result)
+        }
+        result.sawLogSegment = true
         var index = result.index
         let scan = try file.withBytes(at: 0, count: size) { bytes in
             SegmentScanner.scan(bytes, after: result.lastSequence) { _, operations in
@@ -130,7 +191,44 @@ struct Recovery {
             result.activeEnd = validEnd
         }
         result.bytes += isNewest ? validEnd : size
+        result.tallies[number] = SegmentTally(records: scan.records, bytes: isNewest ? validEnd : size)
         return keepGoing
+    }
+
+    /// Scans a compacted segment into `result`; returns false when salvage stopped at damage.
+    private func scanCompactedSegment(_ segment: SegmentFile, size: Int, into result: inout Result) throws -> Bool {
+        let number = segment.number
+        var index = result.index
+        let scan = try segment.file.withBytes(at: 0, count: size) { bytes in
+            SegmentScanner.scanCompacted(bytes, after: result.lastSequence) { _, operation in
+                // Only compacted segments were scanned so far: a key already in the index was
+                // copied twice, which compaction never does.
+                let location = RecordLocation(segment: number, offset: operation.offset, length: operation.length)
+                guard let earlier = index.set(location, for: operation.key, in: operation.keyspace) else { return nil }
+                index.set(earlier, for: operation.key, in: operation.keyspace)
+                return "key \(operation.key) of \(operation.keyspace) appears twice among the compacted segments"
+            }
+        }
+        result.index = index
+        result.lastSequence = scan.lastSequence
+        result.records += scan.records
+        result.segments[number] = segment
+        result.segmentOrder.append(number)
+        result.compactedSegments.insert(number)
+        result.tallies[number] = SegmentTally(records: scan.records, bytes: size)
+        result.bytes += size
+        guard let damage = scan.damage else { return true }
+        if options.salvage {
+            result.events.append(RecoveryEvent(
+                kind: .salvagedCorruption, file: segment.path, offset: damage.offset,
+                byteCount: size - damage.offset,
+                message: "\(damage.kind.message) in a compacted segment; kept every record before it, read nothing after it"))
+            return false
+        }
+        throw StrataError.corrupt(
+            "\(damage.kind.message) in a compacted segment (synced before it was installed, so no crash explains it); "
+                + "run `strata verify`, or open read-only with salvage to keep what precedes it",
+            file: segment.path, offset: damage.offset)
     }
 
     private func removeLeftovers(
@@ -161,22 +259,36 @@ struct Recovery {
         if removed { try fileSystem.syncDirectory(directory) }
     }
 
-    /// Whether a segment file no manifest names holds at least one committed transaction.
+    /// Whether a segment file no manifest names holds committed data: a committed transaction
+    /// (log segment) or a put (compacted segment).
     private func holdsCommittedData(_ path: String) throws -> Bool {
         let file = try fileSystem.open(path, mode: .readOnly)
         defer { try? file.close() }
         let size = try file.size()
         guard size > SegmentHeader.size else { return false }
+        var kind = SegmentKind.log
+        do {
+            kind = try file.withBytes(at: 0, count: SegmentHeader.size) { try SegmentHeader.decode($0, file: path) }.kind
+        } catch let error as StrataError where error.code == .unsupportedFormat {
+            throw error  // a newer format's file: never delete what this build cannot read
+        } catch {
+            // A damaged header: judge by the records, as for any log segment.
+        }
         return try file.withBytes(at: 0, count: size) { bytes in
-            SegmentScanner.scan(bytes, after: 0) { _, _ in }.transactions > 0
+            switch kind {
+            case .log: SegmentScanner.scan(bytes, after: 0) { _, _ in }.transactions > 0
+            case .compacted: SegmentScanner.scanCompacted(bytes, after: 0) { _, _ in nil }.transactions > 0
+            }
         }
     }
 
     private func createFirstSegment(into result: inout Result) throws {
-        let segment = try SegmentWriter.createSegment(1, in: directory, fileSystem: fileSystem)
+        let segment = try SegmentWriter.createSegment(1, in: directory, fileSystem: fileSystem, remover: remover)
         try Manifest(segments: [1], lastSequence: result.lastSequence).install(in: directory, fileSystem: fileSystem)
         result.segments[1] = segment
         result.segmentOrder = [1]
+        result.tallies = [1: SegmentTally(records: 0, bytes: SegmentHeader.size)]
+        result.nextSegmentNumber = max(result.nextSegmentNumber, 2)
         result.activeEnd = SegmentHeader.size
         result.bytes = SegmentHeader.size
     }

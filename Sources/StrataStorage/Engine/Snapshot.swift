@@ -4,15 +4,19 @@ import HashTreeCollections
 ///
 /// Taking a snapshot is O(1): it copies the roots of the persistent index and a reference to
 /// every segment it may read, so it keeps reading the same data however many commits follow
-/// (and, once compaction comes, whatever segments are replaced). Drop it to let those segments
+/// (and whatever segments a compaction replaces meanwhile). Drop it to let those segments
 /// go.
 ///
 /// `Snapshot` is a value and is `Sendable`: hand it to any thread; any number of threads may
 /// read from one snapshot at once.
 public struct Snapshot: Sendable {
-    let index: KeyIndex
-    let segments: [UInt32: SegmentFile]
+    let storage: SnapshotStorage
     let options: ReadOptions
+
+    /// The index as of this snapshot.
+    var index: KeyIndex { storage.index }
+    /// Every segment the index may point into.
+    var segments: [UInt32: SegmentFile] { storage.segments }
 
     struct ReadOptions: Sendable {
         var verifyChecksums: Bool
@@ -118,4 +122,21 @@ public struct Snapshot: Sendable {
             return try body(record)
         }
     }
+}
+
+/// What a snapshot reads: a copy of the published index and segment map, shared by every copy
+/// of the ``Snapshot``. Immutable; `Sendable`.
+final class SnapshotStorage: Sendable {
+    let index: KeyIndex
+    let segments: [UInt32: SegmentFile]
+    private let fence: SanitizerFence
+
+    init(index: KeyIndex, segments: [UInt32: SegmentFile], fence: SanitizerFence) {
+        self.index = index
+        self.segments = segments
+        self.fence = fence
+    }
+
+    // Runs before `index` and `segments` are released (see SanitizerFence).
+    deinit { fence.run {} }
 }

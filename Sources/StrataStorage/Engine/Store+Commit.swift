@@ -18,7 +18,6 @@ extension Store {
     /// committers share one `fsync`. An empty batch writes nothing and returns the current
     /// sequence.
     ///
-    /// - Parameter durability: overrides ``Options/durability`` for this commit.
     /// - Throws: ``StrataError`` with code
     ///   - `.readOnly` when the store was opened read-only;
     ///   - `.invalidArgument` when a key or value is over the limits (nothing is written);
@@ -26,7 +25,17 @@ extension Store {
     ///   - `.closed` after ``close()``, or after an earlier failed sync (reopen the store).
     /// - Complexity: O(n) in the batch's size.
     @discardableResult
-    public func commit(_ batch: WriteBatch, durability: Durability? = nil) throws -> UInt64 {
+    public func commit(_ batch: WriteBatch) throws -> UInt64 {
+        try commit(batch, durability: options.durability)
+    }
+
+    /// Applies `batch` atomically with the given durability; see ``commit(_:)``.
+    ///
+    /// (Not an optional parameter: `durability: .none` would then mean "no value", not
+    /// ``Durability/none``.)
+    /// - Throws: what ``commit(_:)`` throws.
+    @discardableResult
+    public func commit(_ batch: WriteBatch, durability: Durability) throws -> UInt64 {
         if options.readOnly {
             throw StrataError(.readOnly, "the store was opened read-only", file: directory)
         }
@@ -38,12 +47,12 @@ extension Store {
             try writer.withLock { state in try Self.checkWritable(state) }
             return sequence
         }
-        return try commitQueue.submit(batch, durability: durability ?? options.durability) { group in
+        return try commitQueue.submit(batch, durability: durability) { group in
             writer.withLock { state in lead(group, &state) }
         }
     }
 
-    private static func checkWritable(_ state: WriterState) throws(StrataError) {
+    static func checkWritable(_ state: WriterState) throws(StrataError) {
         if state.isClosed { throw StrataError(.closed, "the store is closed") }
         if let failure = state.failure {
             throw StrataError(
@@ -132,7 +141,7 @@ extension Store {
         let segmentNumber = active.number
         let writtenBytes = state.buffer.count
         let spans = state.recordSpans
-        published.withLock { published in
+        published.withLock { published in fence.run {
             var spanIndex = 0
             for ticket in group {
                 for operation in ticket.batch.operations {
@@ -150,7 +159,8 @@ extension Store {
             published.sequence = state.nextSequence - 1
             published.records += spans.count + group.count
             published.bytes += writtenBytes
-        }
+            published.tallies[segmentNumber, default: SegmentTally()].add(records: spans.count + group.count, bytes: writtenBytes)
+        } }
         for (position, ticket) in group.enumerated() {
             ticket.result = .success(firstSequence + UInt64(position))
         }
@@ -162,18 +172,32 @@ extension Store {
         // A sealed segment is never written again and must be whole after any crash.
         try active.file.sync()
         state.syncedOffset = state.offset
-        let number = active.number + 1
-        let segment = try SegmentWriter.createSegment(number, in: directory, fileSystem: fileSystem)
+        // Not `active.number + 1`: compacted segments are numbered above the active one.
+        let number = try Self.takeSegmentNumber(&state)
+        let segment = try SegmentWriter.createSegment(number, in: directory, fileSystem: fileSystem, remover: remover)
         let order = state.segmentOrder + [number]
-        try Manifest(segments: order, lastSequence: state.nextSequence - 1)
-            .install(in: directory, fileSystem: fileSystem)
+        try Manifest(
+            segments: order, lastSequence: state.nextSequence - 1,
+            listsCompactedSegments: !state.compactedSegments.isEmpty
+        ).install(in: directory, fileSystem: fileSystem)
         state.segmentOrder = order
         state.active = segment
         state.offset = SegmentHeader.size
         state.syncedOffset = SegmentHeader.size
-        published.withLock { published in
+        published.withLock { published in fence.run {
             published.segments[number] = segment
+            published.tallies[number] = SegmentTally(records: 0, bytes: SegmentHeader.size)
             published.bytes += SegmentHeader.size
+        } }
+    }
+
+    /// Hands out the next unused segment number. REQUIRES: `writer` is held.
+    /// - Throws: ``StrataError`` `.io` when every 32-bit segment number has been used.
+    static func takeSegmentNumber(_ state: inout WriterState) throws(StrataError) -> UInt32 {
+        guard let number = UInt32(exactly: state.nextSegmentNumber) else {
+            throw StrataError(.io, "segment numbers are exhausted (the highest, \(UInt32.max), is taken)")
         }
+        state.nextSegmentNumber += 1
+        return number
     }
 }

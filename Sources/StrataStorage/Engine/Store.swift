@@ -19,8 +19,12 @@
 ///
 /// Thread safety: a `Store` is `Sendable`. Any number of threads may commit at once (their
 /// batches are serialized, and share one `fsync` when they wait together) and take snapshots
-/// at once. Taking a snapshot waits at most for the in-memory publication of one commit group;
-/// reading from a snapshot never waits for anything.
+/// at once. Taking a snapshot waits at most for the in-memory publication of one commit group
+/// (or one step of a compaction's publication); reading from a snapshot never waits for
+/// anything. ``compact()`` runs beside commits and readers (see there).
+///
+/// Lock order: `compaction` → `writer` → `published` → `fence` (taken only under the thread
+/// sanitizer); `commitQueue`'s lock is never held while taking another.
 ///
 /// One process at a time may open a directory for writing: the `LOCK` file is held with
 /// `flock`, and a second open fails at once with `.locked`.
@@ -35,15 +39,25 @@ public final class Store: Sendable {
 
     let fileSystem: any FileSystem
     private let directoryLock: (any FileLock)?
+    /// Unlinks the files of segments that compaction replaced (nil when read-only).
+    let remover: SegmentRemover?
     let published: Locked<PublishedState>
     let writer: Locked<WriterState>
     let commitQueue = CommitQueue()
+    /// Held for the whole of one ``compact()``, so compactions run one at a time.
+    let compaction = Locked(())
+    /// Shows the thread sanitizer that a dropped snapshot's reads come before in-place
+    /// mutations of the published state: every mutation of the index or the segment map runs
+    /// in it (inside `published`), and so does every `SnapshotStorage.deinit`.
+    let fence = SanitizerFence()
 
     /// What snapshots are made from: guarded by `published`.
     struct PublishedState: Sendable {
         var index: KeyIndex
         var sequence: UInt64
         var segments: [UInt32: SegmentFile]
+        /// Records and bytes per live segment, so compaction can take out what it replaced.
+        var tallies: [UInt32: SegmentTally]
         var records: Int
         var bytes: Int
     }
@@ -51,7 +65,14 @@ public final class Store: Sendable {
     /// The append side: guarded by `writer`, held by one commit leader at a time.
     struct WriterState: Sendable {
         var active: SegmentFile?
+        /// The MANIFEST's list: compacted segments first, then log segments, the active last.
         var segmentOrder: [UInt32]
+        /// The listed segments that are compacted (the MANIFEST is version 2 while any is).
+        var compactedSegments: Set<UInt32>
+        /// The number the next new segment (rolled or compacted) gets: above every number
+        /// listed or seen in the directory, so a number is never reused while this store is
+        /// open. Wider than a segment number so that it cannot overflow.
+        var nextSegmentNumber: UInt64
         var offset: Int
         var syncedOffset: Int
         var nextSequence: UInt64
@@ -78,22 +99,27 @@ public final class Store: Sendable {
         self.fileSystem = options.fileSystem
         if options.readOnly {
             directoryLock = nil
+            remover = nil
         } else {
             try fileSystem.createDirectory(directory)
             directoryLock = try fileSystem.lock(joinPath(directory, "LOCK"))
+            remover = SegmentRemover(fileSystem: fileSystem)
         }
-        let recovered = try Recovery(directory: directory, options: options).run()
+        let recovered = try Recovery(directory: directory, options: options, remover: remover).run()
         recoveryEvents = recovered.events
         published = Locked(PublishedState(
             index: recovered.index, sequence: recovered.lastSequence,
-            segments: recovered.segments, records: recovered.records, bytes: recovered.bytes))
+            segments: recovered.segments, tallies: recovered.tallies,
+            records: recovered.records, bytes: recovered.bytes))
         writer = Locked(WriterState(
             active: options.readOnly ? nil : recovered.segments[recovered.segmentOrder.last ?? 0],
-            segmentOrder: recovered.segmentOrder, offset: recovered.activeEnd,
+            segmentOrder: recovered.segmentOrder, compactedSegments: recovered.compactedSegments,
+            nextSegmentNumber: recovered.nextSegmentNumber, offset: recovered.activeEnd,
             syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))
     }
 
     deinit {
+        remover?.disable()
         directoryLock?.unlock()
     }
 
@@ -103,7 +129,9 @@ public final class Store: Sendable {
         let readOptions = Snapshot.ReadOptions(
             verifyChecksums: options.verifyChecksumsOnRead, maxValueSize: options.maxValueSize)
         return published.withLock { state in
-            Snapshot(index: state.index, segments: state.segments, options: readOptions, sequence: state.sequence)
+            Snapshot(
+                storage: SnapshotStorage(index: state.index, segments: state.segments, fence: fence),
+                options: readOptions, sequence: state.sequence)
         }
     }
 
@@ -116,6 +144,10 @@ public final class Store: Sendable {
 
     /// Syncs what was committed with `.none` durability and stops accepting commits. Snapshots
     /// taken before keep working. Closing twice is harmless.
+    ///
+    /// Segments that a compaction replaced and that a snapshot still reads are not unlinked
+    /// after the store closes (another process may own the directory by then); the next
+    /// read-write open removes them.
     /// - Throws: ``StrataError`` `.io` when the final sync fails.
     public func close() throws {
         try writer.withLock { state in
@@ -126,6 +158,18 @@ public final class Store: Sendable {
                 state.syncedOffset = state.offset
             }
         }
+        remover?.disable()
         directoryLock?.unlock()
+    }
+}
+
+/// How many records and bytes one segment holds (dead ones included).
+struct SegmentTally: Sendable, Hashable {
+    var records = 0
+    var bytes = 0
+
+    mutating func add(records: Int, bytes: Int) {
+        self.records += records
+        self.bytes += bytes
     }
 }

@@ -115,9 +115,11 @@ enum RecordDecoder {
         if let problem = structuralProblem(kind: kind, flags: flags, payload: payload) {
             return .failure(.malformedPayload(problem))
         }
-        return .success(DecodedRecord(
-            kind: kind, flags: flags, sequence: bytes.loadLittleEndian(at: 10, as: UInt64.self),
-            length: length, payload: payload))
+        let sequence = bytes.loadLittleEndian(at: 10, as: UInt64.self)
+        guard sequence < RecordFormat.maxSequence else {
+            return .failure(.malformedPayload("sequence \(sequence) is beyond any a store reaches"))
+        }
+        return .success(DecodedRecord(kind: kind, flags: flags, sequence: sequence, length: length, payload: payload))
     }
 
     private static func structuralProblem(

@@ -15,7 +15,8 @@
 // - flags: bit 0 = payload value is zstd-compressed (put only). Other bits must be 0.
 // - seq: the sequence number of the transaction the record belongs to, little-endian UInt64.
 //   Every record of one transaction carries the same sequence; sequences strictly increase
-//   along the log (a failed transaction's number is never reused).
+//   along the log segments (a failed transaction's number is never reused). Compacted
+//   segments keep each put's original sequence, in any order (SegmentHeader.swift).
 //
 // Payloads:
 //
@@ -53,6 +54,9 @@ enum RecordFormat {
     static let knownFlags: UInt8 = compressedFlag
     /// The largest payload a record may declare (1 GiB). Larger lengths are corruption.
     static let maxPayloadLength = 1 << 30
+    /// Sequences at or above this are refused as corruption: no store commits 2^62 times, and
+    /// the bound keeps `sequence + 1` from ever overflowing (found by the segment fuzzer).
+    static let maxSequence: UInt64 = 1 << 62
     /// The longest key, in bytes.
     static let maxKeyLength = Int(UInt16.max)
     /// Bytes of a put/delete payload before the key: keyspace(4) + key length(2).

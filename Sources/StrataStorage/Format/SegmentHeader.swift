@@ -1,9 +1,9 @@
 // The fixed header at the start of every segment file. Part of the on-disk format.
 //
-// ┌────────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────────┬────────┐
-// │ magic (8)  │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│ reserved 36│ crc (4)│
-// └────────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────────┴────────┘
-//   0            8         10         12         16         20         24           60
+// ┌───────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────┬────────────┬────────┐
+// │ magic (8) │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│kind (1)│ reserved 35│ crc (4)│
+// └───────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────┴────────────┴────────┘
+//   0           8         10         12         16         20         24       25           60
 //
 // - magic: the ASCII bytes "STRATASG".
 // - ver: format version, little-endian UInt16. This code writes and reads version 1; a newer
@@ -14,6 +14,13 @@
 //   compactor's per-class dictionaries; version 1 writes 0 and refuses anything else.
 // - cipher: id of the at-rest cipher (0 = none). Reserved for encryption; version 1 writes 0 and
 //   refuses anything else.
+// - kind: what the segment holds (SegmentKind): 0 = a log segment (transactions of puts and
+//   deletes closed by commit records), 1 = a compacted segment (only puts, each one committed
+//   on its own, in any order, keeping their original sequences). Any other value is refused
+//   with `.unsupportedFormat`. Byte 24 was reserved (written as 0) before compaction existed,
+//   so every older segment reads as a log segment. A reader that predates the field would
+//   ignore it, which is safe only because such a reader never gets to a compacted segment: a
+//   MANIFEST that lists one has version 2, which that reader refuses (Log/Manifest.swift).
 // - reserved: zero.
 // - crc: masked CRC-32C of bytes [0, 60).
 
@@ -27,6 +34,7 @@ struct SegmentHeader: Equatable, Sendable {
     var segmentNumber: UInt32
     var dictionaryID: UInt32 = 0
     var cipherID: UInt32 = 0
+    var kind: SegmentKind = .log
 
     /// The header's 64 bytes.
     func encoded() -> [UInt8] {
@@ -36,6 +44,7 @@ struct SegmentHeader: Equatable, Sendable {
         bytes.appendLittleEndian(segmentNumber)
         bytes.appendLittleEndian(dictionaryID)
         bytes.appendLittleEndian(cipherID)
+        bytes.append(kind.rawValue)
         bytes.append(contentsOf: repeatElement(0, count: 60 - bytes.count))
         bytes.appendLittleEndian(CRC32C.mask(CRC32C.checksum(bytes)))
         return bytes
@@ -43,8 +52,8 @@ struct SegmentHeader: Equatable, Sendable {
 
     /// Reads and checks a header.
     /// - Throws: ``StrataError`` `.corruption` (naming `file`) when the bytes are not a segment
-    ///   header, `.unsupportedFormat` when the version or an extension id is not one this code
-    ///   reads.
+    ///   header, `.unsupportedFormat` when the version, an extension id or the kind is not one
+    ///   this code reads.
     static func decode(_ bytes: UnsafeRawBufferPointer, file: String) throws -> SegmentHeader {
         guard bytes.count >= size else {
             throw StrataError.corrupt(
@@ -71,7 +80,7 @@ struct SegmentHeader: Equatable, Sendable {
         guard headerSize == size else {
             throw StrataError.corrupt("segment header size \(headerSize), expected \(size)", file: file, offset: 10)
         }
-        let header = SegmentHeader(
+        var header = SegmentHeader(
             version: version,
             segmentNumber: bytes.loadLittleEndian(at: 12, as: UInt32.self),
             dictionaryID: bytes.loadLittleEndian(at: 16, as: UInt32.self),
@@ -82,6 +91,23 @@ struct SegmentHeader: Equatable, Sendable {
                 "segment uses a compression dictionary or cipher this build does not support",
                 file: file, offset: 16)
         }
+        guard let kind = SegmentKind(rawValue: bytes[24]) else {
+            throw StrataError(
+                .unsupportedFormat,
+                "segment kind \(bytes[24]) is not supported (this build reads log and compacted segments); open it with a newer Strata",
+                file: file, offset: 24)
+        }
+        header.kind = kind
         return header
     }
+}
+
+/// What a segment holds: the `kind` byte of its header. Part of the on-disk format.
+enum SegmentKind: UInt8, Sendable {
+    /// An append-only segment of the log: transactions of puts and deletes, each closed by a
+    /// commit record, in increasing sequence order. Only the newest log segment is written to.
+    case log = 0
+    /// A segment written whole by compaction and synced before any MANIFEST names it: only put
+    /// records, each one committed on its own, in any order, keeping their original sequences.
+    case compacted = 1
 }

@@ -5,9 +5,17 @@
 // └────────────┴─────────┴────────────┴──────────┴──────────────┴─────────────────┴────────┘
 //   0            8         10           12         16             24
 //
-// - magic: "STRATAMF"; ver: 1 (others refused with `.unsupportedFormat`).
+// - magic: "STRATAMF"; ver: 1 or 2 (others refused with `.unsupportedFormat`). The layout is
+//   the same; what differs is what the segment list may hold:
+//     1  log segments only, numbers strictly increasing;
+//     2  compacted segments first (the output of the last compaction), then log segments;
+//        numbers in any order (compacted segments are numbered above the log segments that
+//        follow them), no number twice.
+//   A writer writes 2 exactly when the list names a compacted segment, so a store that never
+//   compacted stays readable by builds that only know version 1, and such a build refuses a
+//   compacted store with `.unsupportedFormat` instead of misreading it.
 // - count: the number N of live segments, in log order (oldest first); the last is the one
-//   being appended to.
+//   being appended to (always a log segment).
 // - last seq: a floor for sequence numbers: the highest sequence assigned when the manifest
 //   was written (committed or not), so numbering never goes back even when compaction empties
 //   old segments.
@@ -22,16 +30,34 @@ struct Manifest: Equatable, Sendable {
     static let fileName = "MANIFEST"
     static let temporaryName = "MANIFEST.tmp"
     static let magic: [UInt8] = Array("STRATAMF".utf8)
-    static let currentVersion: UInt16 = 1
+    /// The newest version this build reads and writes.
+    static let currentVersion: UInt16 = 2
+    /// The version of a manifest whose list names no compacted segment.
+    static let logOnlyVersion: UInt16 = 1
     /// More segments than this in one manifest is treated as corruption (guards allocation).
     static let maxSegments = 1 << 20
 
     var segments: [UInt32]
     var lastSequence: UInt64
+    /// 1 when `segments` names log segments only, 2 when it names compacted segments too.
+    var version: UInt16 = Manifest.logOnlyVersion
+
+    /// A manifest of the version that `segments` needs.
+    init(segments: [UInt32], lastSequence: UInt64, listsCompactedSegments: Bool) {
+        self.init(
+            segments: segments, lastSequence: lastSequence,
+            version: listsCompactedSegments ? Manifest.currentVersion : Manifest.logOnlyVersion)
+    }
+
+    init(segments: [UInt32], lastSequence: UInt64, version: UInt16 = Manifest.logOnlyVersion) {
+        self.segments = segments
+        self.lastSequence = lastSequence
+        self.version = version
+    }
 
     func encoded() -> [UInt8] {
         var bytes = Manifest.magic
-        bytes.appendLittleEndian(Manifest.currentVersion)
+        bytes.appendLittleEndian(version)
         bytes.appendLittleEndian(UInt16(0))
         bytes.appendLittleEndian(UInt32(segments.count))
         bytes.appendLittleEndian(lastSequence)
@@ -60,17 +86,35 @@ struct Manifest: Equatable, Sendable {
                 throw StrataError.corrupt("manifest checksum mismatch", file: file, offset: crcOffset)
             }
             let version = raw.loadLittleEndian(at: 8, as: UInt16.self)
-            guard version == currentVersion else {
+            guard (logOnlyVersion...currentVersion).contains(version) else {
                 throw StrataError(
                     .unsupportedFormat,
-                    "manifest format version \(version) is not supported (this build reads version \(currentVersion)); open it with a newer Strata",
+                    "manifest format version \(version) is not supported (this build reads versions \(logOnlyVersion) to \(currentVersion)); open it with a newer Strata",
                     file: file, offset: 8)
             }
-            let segments = (0..<count).map { raw.loadLittleEndian(at: 24 + 4 * $0, as: UInt32.self) }
-            guard zip(segments, segments.dropFirst()).allSatisfy({ $0 < $1 }) else {
-                throw StrataError.corrupt("manifest segments are not in increasing order", file: file, offset: 24)
+            // The engine never writes an empty list; accepting one would make a read-write open
+            // delete every segment as a leftover (found by the manifest fuzzer).
+            guard count > 0 else {
+                throw StrataError.corrupt("manifest lists no segments", file: file, offset: 12)
             }
-            return Manifest(segments: segments, lastSequence: raw.loadLittleEndian(at: 16, as: UInt64.self))
+            let lastSequence = raw.loadLittleEndian(at: 16, as: UInt64.self)
+            guard lastSequence < RecordFormat.maxSequence else {
+                throw StrataError.corrupt("manifest sequence floor \(lastSequence) is beyond any a store reaches", file: file, offset: 16)
+            }
+            let segments = (0..<count).map { raw.loadLittleEndian(at: 24 + 4 * $0, as: UInt32.self) }
+            if version == logOnlyVersion {
+                guard zip(segments, segments.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                    throw StrataError.corrupt("manifest segments are not in increasing order", file: file, offset: 24)
+                }
+            } else {
+                var seen = Set<UInt32>(minimumCapacity: count)
+                for (position, segment) in segments.enumerated() where !seen.insert(segment).inserted {
+                    throw StrataError.corrupt(
+                        "manifest lists segment \(segment) twice", file: file, offset: 24 + 4 * position)
+                }
+            }
+            return Manifest(
+                segments: segments, lastSequence: lastSequence, version: version)
         }
     }
 

@@ -1,6 +1,7 @@
 // Walks the records of one segment, hands each committed transaction to a callback, and says
 // where the valid log ends and why. Used by recovery at open and by `strata verify`.
-// A pure function over bytes; safe from any thread.
+// Log segments go through `scan`, compacted segments through `scanCompacted`.
+// Pure functions over bytes; safe from any thread.
 
 /// One put or delete of a committed transaction, with where its record lies.
 struct ScannedOperation {
@@ -28,14 +29,15 @@ struct SegmentScanResult {
     var transactions = 0
     /// Records read that belong to no commit (an interrupted or failed transaction).
     var uncommittedRecords = 0
-    /// The highest committed sequence seen.
+    /// The highest committed sequence seen (for a log segment, also the last one).
     var lastSequence: UInt64 = 0
 }
 
 enum SegmentScanner {
     /// Scans `bytes`, the whole segment file, whose header has already been checked.
-    /// `lastSequence` is the highest sequence committed by earlier segments; sequences must
-    /// increase past it.
+    /// `lastSequence` is the highest sequence committed by earlier segments (for the first log
+    /// segment after compacted ones, the highest sequence they hold); sequences must increase
+    /// past it.
     static func scan(
         _ bytes: UnsafeRawBufferPointer, after lastSequence: UInt64,
         apply: (_ sequence: UInt64, _ operations: [ScannedOperation]) -> Void
@@ -112,5 +114,52 @@ enum SegmentScanner {
             }
         }
         return false
+    }
+
+    /// Scans `bytes`, a whole compacted segment whose header has already been checked.
+    ///
+    /// Every record must be a put; each one is committed on its own, and they may come in any
+    /// order of sequence, so no sequence rule applies. `apply` gets each put in file order and
+    /// returns nil to accept it, or why it is wrong (recovery refuses a key that appears twice).
+    /// The first record that fails to decode, is not a put, or is refused ends the scan with
+    /// `damage` set; since a compacted segment is synced whole before any MANIFEST names it,
+    /// the caller treats every damage as corruption. `committedEnd` is the end of the last
+    /// accepted put, `lastSequence` the highest sequence seen (at least `lastSequence`).
+    static func scanCompacted(
+        _ bytes: UnsafeRawBufferPointer, after lastSequence: UInt64,
+        apply: (_ sequence: UInt64, _ operation: ScannedOperation) -> String?
+    ) -> SegmentScanResult {
+        var result = SegmentScanResult(committedEnd: SegmentHeader.size, lastSequence: lastSequence)
+        var offset = SegmentHeader.size
+        while offset < bytes.count {
+            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            case .failure(let damage):
+                result.damage = (offset, damage)
+            case .success(let record):
+                guard record.kind == .put else {
+                    result.damage = (offset, .malformedPayload(
+                        "a \(record.kind) record in a compacted segment, which holds only puts"))
+                    break
+                }
+                let operation = ScannedOperation(
+                    isPut: true, keyspace: record.keyspace, key: StorageKey(record.keyBytes),
+                    offset: offset, length: record.length)
+                if let problem = apply(record.sequence, operation) {
+                    result.damage = (offset, .malformedPayload(problem))
+                    break
+                }
+                result.records += 1
+                result.transactions += 1
+                result.lastSequence = max(result.lastSequence, record.sequence)
+                offset += record.length
+                result.committedEnd = offset
+                continue
+            }
+            break
+        }
+        if let damage = result.damage {
+            result.damageIsZeroFill = UnsafeRawBufferPointer(rebasing: bytes[damage.offset...]).allSatisfy { $0 == 0 }
+        }
+        return result
     }
 }

@@ -15,10 +15,16 @@ import Darwin
 /// Shared with the object layer (`package` access). Thread-safe by construction.
 package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    /// The value, in its own allocation, reached only through this pointer and only under the
+    /// mutex. Not a stored `var`: the sanitizer reports an `inout` access to a class's stored
+    /// property as an access to the object, and for a zero-sized value (`Locked<Void>`) that
+    /// overlapped the object-header reads every caller makes before it locks, so concurrent
+    /// `withLock` calls were reported as races.
+    private let storage: UnsafeMutablePointer<Value>
 
     package init(_ value: Value) {
-        self.value = value
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: value)
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -26,6 +32,8 @@ package final class Locked<Value>: @unchecked Sendable {
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
@@ -33,6 +41,6 @@ package final class Locked<Value>: @unchecked Sendable {
     package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&storage.pointee)
     }
 }

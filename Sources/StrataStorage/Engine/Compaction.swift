@@ -1,0 +1,347 @@
+// Online compaction: rewrites every sealed segment (the oldest prefix of the log) as compacted
+// segments that hold only the live records, while commits and readers go on.
+//
+// 1. Plan (writer lock): S = every listed segment but the active one; a copy of the published
+//    index and segment map (a snapshot). Nothing to do when S is empty.
+// 2. Copy (no lock): for each key whose snapshot location lies in S, read its record, check
+//    it (checksum, a put, the right key), and append its bytes unchanged (same sequence, same
+//    compressed form) to a compacted segment numbered above every existing one (numbers taken
+//    under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
+//    dead records are not copied: S is the whole oldest prefix of the log, so no older record
+//    of a deleted key survives outside S to come back.
+// 3. Sync each output file when it is full, then the directory once.
+// 4. Install (writer lock): sync the active segment if `.none` commits left it behind (the
+//    MANIFEST's sequence floor must not name a commit a crash can still lose), then MANIFEST =
+//    the output segments + every listed segment not in S, in order. Then publish in steps under the published lock: add the output segments; for each
+//    copied key whose index entry still points at the exact old location, repoint it (a key
+//    overwritten or deleted meanwhile keeps its newer state); finally drop S from the segment
+//    map and mark its files obsolete. Snapshots taken at any point read consistent values:
+//    old and new records are byte-for-byte the same, and both sets of files are open.
+// 5. An obsolete file is unlinked when the last snapshot reading it goes away (SegmentFile).
+//
+// Failure rules: a failure before step 4 removes the output files and leaves the store as it
+// was (a failed write or fsync of an output file only condemns that file, which no MANIFEST
+// ever names). A failed directory fsync or MANIFEST install is sticky, as for a roll: the
+// directory state is then unknown, so the store refuses writes until reopened, and recovery
+// sorts out which MANIFEST won. Crash at any point: before the MANIFEST rename is durable the
+// output files are leftovers; after it the replaced segments are; either way the next
+// read-write open removes them.
+//
+// Why tombstones may go (Badger issue #2286, where a deleted key came back after value-log
+// GC): there, GC read a live value, a delete came in, compaction dropped the tombstone and the
+// old value, and GC then wrote the value back with nothing newer to shadow it. Here the copies
+// go into segments placed *before* every segment that may hold a newer record (the active one
+// and later), the delete's tombstone lives in one of those and is not touched by this
+// compaction, and recovery applies the log in MANIFEST order; in memory the repoint is a
+// compare-and-set. A later compaction drops that tombstone only together with the copy it
+// shadows, because it compacts the whole prefix that holds both.
+
+extension Store {
+    /// Rewrites every sealed segment into compacted segments that hold only live records,
+    /// and removes the sealed segments, while commits and snapshots go on.
+    ///
+    /// All segments but the active one are compacted as one unit. The result keeps every
+    /// value and every sequence number; overwritten values, tombstones, commit records and
+    /// records of failed transactions are dropped. A key that a commit overwrites or deletes
+    /// while the compaction runs keeps its newer state. Calls return at once with
+    /// ``CompactionReport/didCompact`` false when the store has no sealed segment yet.
+    ///
+    /// Snapshots taken before the compaction keep reading the replaced segments; their files
+    /// are unlinked when the last such snapshot is released (or, if the store is closed first,
+    /// at the next read-write open). Commits made with `.none` durability before the install
+    /// are synced by it, as by a segment roll.
+    ///
+    /// Thread safety: may be called from any thread. Commits wait only while the new MANIFEST
+    /// is installed and segment numbers are taken; ``snapshot()`` and commit publication wait
+    /// at most for one step of the in-memory publication (4,096 keys). Concurrent calls of
+    /// `compact()` run one after the other.
+    ///
+    /// - Returns: what was compacted, and the store's size before and after.
+    /// - Throws: ``StrataError`` with code
+    ///   - `.readOnly` when the store was opened read-only;
+    ///   - `.closed` after ``close()`` or an earlier failure that makes the store refuse writes;
+    ///   - `.corruption` (naming the file and offset) when a live record fails its checks; the
+    ///     store is left as it was;
+    ///   - `.io` when writing or syncing the new segments fails (the store is left as it was)
+    ///     or when the directory sync or the MANIFEST install fails (the store then refuses
+    ///     writes until reopened, as after a failed roll).
+    /// - Complexity: O(k + b) time, where k is the number of live keys and b the bytes of their
+    ///   records in the sealed segments; O(c) extra memory for the c records copied (12 bytes
+    ///   each), plus one output buffer of at most 1 MiB.
+    public func compact() throws -> CompactionReport {
+        if options.readOnly {
+            throw StrataError(.readOnly, "the store was opened read-only", file: directory)
+        }
+        return try compaction.withLock { _ in try compactExclusively() }
+    }
+
+    /// Bytes of output buffered before one write.
+    static let compactionWriteSize = 1 << 20
+    /// Keys repointed per hold of the published lock.
+    static let compactionPublishStep = 4096
+
+    /// What step 1 found.
+    private struct CompactionPlan {
+        var sealed: [UInt32]
+        var sealedSet: Set<UInt32>
+        /// The snapshot copied from.
+        var source: SnapshotStorage
+        var segmentsBefore: Int
+        var bytesBefore: Int
+        var bytesCompacted: Int
+    }
+
+    /// REQUIRES: `compaction` is held.
+    private func compactExclusively() throws -> CompactionReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        // 1. Plan.
+        let plan = try writer.withLock { state throws -> CompactionPlan in
+            try Self.checkWritable(state)
+            let sealed = Array(state.segmentOrder.dropLast())
+            return published.withLock { published in
+                CompactionPlan(
+                    sealed: sealed, sealedSet: Set(sealed),
+                    source: SnapshotStorage(index: published.index, segments: published.segments, fence: fence),
+                    segmentsBefore: published.segments.count,
+                    bytesBefore: published.bytes,
+                    bytesCompacted: sealed.reduce(0) { $0 + (published.tallies[$1]?.bytes ?? 0) })
+            }
+        }
+        guard !plan.sealed.isEmpty else {
+            return CompactionReport(
+                segmentsBefore: plan.segmentsBefore, segmentsAfter: plan.segmentsBefore,
+                bytesBefore: plan.bytesBefore, bytesAfter: plan.bytesBefore, segmentsCompacted: 0,
+                bytesCompacted: 0, segmentsWritten: 0, bytesWritten: 0, recordsCopied: 0,
+                recordsSuperseded: 0, duration: clock.now - start)
+        }
+
+        // 2–3. Copy and sync.
+        var output = CompactionOutput(store: self)
+        var newLocations: [RecordLocation] = []
+        do {
+            try forEachRecordToCopy(plan) { keyspace, key, location in
+                guard let segment = plan.source.segments[location.segment] else {
+                    throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
+                }
+                try segment.file.withBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
+                    try Self.checkCopiedRecord(bytes, keyspace: keyspace, key: key, in: segment, at: Int(location.offset))
+                    newLocations.append(try output.append(bytes))
+                }
+            }
+            try output.finishFiles()
+        } catch {
+            output.abandon()
+            throw error
+        }
+        do {
+            try output.syncDirectory()
+        } catch {
+            let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+            writer.withLock { state in state.failure = state.failure ?? failure }
+            output.abandon()
+            throw failure
+        }
+
+        // 4. Install the MANIFEST.
+        let written = output.finished
+        try writer.withLock { state throws in
+            do {
+                try Self.checkWritable(state)
+            } catch {
+                output.abandon()
+                throw error
+            }
+            let numbers = written.map(\.number)
+            let order = numbers + state.segmentOrder.filter { !plan.sealedSet.contains($0) }
+            do {
+                // The MANIFEST's sequence floor counts every commit so far; sync the active
+                // segment first (as a roll does) so that the floor never names a commit that a
+                // crash could still take away.
+                if let active = state.active, state.offset > state.syncedOffset {
+                    try active.file.sync()
+                    state.syncedOffset = state.offset
+                }
+                try Manifest(
+                    segments: order, lastSequence: state.nextSequence - 1,
+                    listsCompactedSegments: !numbers.isEmpty
+                ).install(in: directory, fileSystem: fileSystem)
+            } catch {
+                // A failed fsync, or a MANIFEST that may or may not be on disk: keep every file,
+                // refuse writes, and let recovery decide at the next open.
+                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                state.failure = failure
+                throw failure
+            }
+            state.segmentOrder = order
+            state.compactedSegments = Set(numbers)
+        }
+
+        // 4. Publish: add the new segments, repoint in steps, drop the old segments.
+        published.withLock { published in fence.run {
+            for (segment, tally) in zip(written, output.tallies) {
+                published.segments[segment.number] = segment
+                published.tallies[segment.number] = tally
+                published.records += tally.records
+                published.bytes += tally.bytes
+            }
+        } }
+        var superseded = 0
+        var pending: [(keyspace: Keyspace, key: StorageKey, old: RecordLocation, new: RecordLocation)] = []
+        pending.reserveCapacity(Self.compactionPublishStep)
+        func repointPending() {
+            published.withLock { published in fence.run {
+                for entry in pending {
+                    if published.index.location(of: entry.key, in: entry.keyspace) == entry.old {
+                        published.index.set(entry.new, for: entry.key, in: entry.keyspace)
+                    } else {
+                        superseded += 1
+                    }
+                }
+            } }
+            pending.removeAll(keepingCapacity: true)
+        }
+        var copied = 0
+        // The same traversal of the same (private, unchanging) index as in step 2, so the n-th
+        // record visited is the n-th one copied.
+        forEachRecordToCopy(plan) { keyspace, key, location in
+            pending.append((keyspace, key, location, newLocations[copied]))
+            copied += 1
+            if pending.count == Self.compactionPublishStep { repointPending() }
+        }
+        repointPending()
+        precondition(copied == newLocations.count, "compaction visited the index differently twice")
+        let (replaced, segmentsAfter, bytesAfter) = published.withLock { published in fence.run {
+            var replaced: [SegmentFile] = []
+            for number in plan.sealed {
+                if let segment = published.segments.removeValue(forKey: number) { replaced.append(segment) }
+                if let tally = published.tallies.removeValue(forKey: number) {
+                    published.records -= tally.records
+                    published.bytes -= tally.bytes
+                }
+            }
+            return (replaced, published.segments.count, published.bytes)
+        } }
+        // Outside the lock: when nothing else holds a replaced segment, its deinit (and unlink)
+        // runs as these references go.
+        for segment in replaced { segment.markObsolete() }
+        return CompactionReport(
+            segmentsBefore: plan.segmentsBefore, segmentsAfter: segmentsAfter,
+            bytesBefore: plan.bytesBefore, bytesAfter: bytesAfter,
+            segmentsCompacted: plan.sealed.count, bytesCompacted: plan.bytesCompacted,
+            segmentsWritten: written.count, bytesWritten: output.tallies.reduce(0) { $0 + $1.bytes },
+            recordsCopied: newLocations.count, recordsSuperseded: superseded,
+            duration: clock.now - start)
+        // `plan` (the last references to the replaced segments held here) goes away on return.
+    }
+
+    /// Calls `body` with every key of the plan's index whose record lies in a sealed segment,
+    /// always in the same order for the same plan.
+    private func forEachRecordToCopy(
+        _ plan: CompactionPlan, _ body: (Keyspace, StorageKey, RecordLocation) throws -> Void
+    ) rethrows {
+        for (keyspace, keys) in plan.source.index.keyspaces {
+            for (key, location) in keys where plan.sealedSet.contains(location.segment) {
+                try body(keyspace, key, location)
+            }
+        }
+    }
+
+    /// Checks a record before it is copied: its checksum and structure, that it is a put, and
+    /// that it is the record of `key`.
+    /// - Throws: ``StrataError`` `.corruption` naming the segment and offset.
+    private static func checkCopiedRecord(
+        _ bytes: UnsafeRawBufferPointer, keyspace: Keyspace, key: StorageKey, in segment: SegmentFile, at offset: Int
+    ) throws {
+        switch RecordDecoder.decode(bytes) {
+        case .failure(let damage):
+            throw StrataError.corrupt(damage.message, file: segment.path, offset: offset)
+        case .success(let record):
+            guard record.kind == .put, record.length == bytes.count else {
+                throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: offset)
+            }
+            let sameKey = record.keyspace == keyspace && key.withUnsafeBytes { record.keyBytes.elementsEqual($0) }
+            guard sameKey else {
+                throw StrataError.corrupt("index entry for \(key) points at another key's record", file: segment.path, offset: offset)
+            }
+        }
+    }
+}
+
+/// The compacted segments one compaction writes: fills them in turn, buffering writes.
+/// Used by one thread (the compacting one).
+private struct CompactionOutput {
+    let store: Store
+    /// Output segments written and synced, in order, with their tallies.
+    private(set) var finished: [SegmentFile] = []
+    private(set) var tallies: [SegmentTally] = []
+    private var current: SegmentFile?
+    private var currentTally = SegmentTally()
+    /// Bytes of `current` already written to the file.
+    private var written = 0
+    private var buffer: [UInt8] = []
+
+    init(store: Store) {
+        self.store = store
+    }
+
+    /// Appends one record's bytes; returns where it will lie.
+    mutating func append(_ record: UnsafeRawBufferPointer) throws -> RecordLocation {
+        if current != nil, currentTally.bytes > SegmentHeader.size,
+           currentTally.bytes + record.count > store.options.segmentSize {
+            try seal()
+        }
+        if current == nil {
+            let number = try store.writer.withLock { state throws(StrataError) in try Store.takeSegmentNumber(&state) }
+            current = try SegmentWriter.createSegment(
+                number, kind: .compacted, in: store.directory, fileSystem: store.fileSystem,
+                remover: store.remover, sync: false)
+            currentTally = SegmentTally(records: 0, bytes: SegmentHeader.size)
+            written = SegmentHeader.size
+        }
+        let location = RecordLocation(segment: current!.number, offset: currentTally.bytes, length: record.count)
+        buffer.append(contentsOf: record)
+        currentTally.add(records: 1, bytes: record.count)
+        if buffer.count >= Store.compactionWriteSize { try flush() }
+        return location
+    }
+
+    /// Writes out the buffer, syncs and closes off the current segment.
+    mutating func finishFiles() throws {
+        if current != nil { try seal() }
+    }
+
+    /// Makes the output files' names durable. Call after ``finishFiles()``.
+    func syncDirectory() throws {
+        if !finished.isEmpty { try store.fileSystem.syncDirectory(store.directory) }
+    }
+
+    /// Closes and unlinks every output file (best effort): no MANIFEST names them.
+    mutating func abandon() {
+        for segment in finished + (current.map { [$0] } ?? []) {
+            try? segment.file.close()
+            store.remover?.remove(segment.path)
+        }
+        finished.removeAll()
+        tallies.removeAll()
+        current = nil
+        buffer.removeAll()
+    }
+
+    private mutating func flush() throws {
+        guard let current, !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { try current.file.write($0, at: written) }
+        written += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func seal() throws {
+        guard let segment = current else { return }
+        try flush()
+        try segment.file.sync()
+        finished.append(segment)
+        tallies.append(currentTally)
+        current = nil
+    }
+}
