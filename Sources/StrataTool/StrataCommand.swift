@@ -1,4 +1,4 @@
-// `strata`: the command-line tool of Strata. One file per subcommand (Verify.swift,
+// `strata`: the command-line tool of Strata. One file per subcommand (Verify.swift, Compact.swift,
 // Stats.swift, Demo.swift); shared helpers in Output.swift.
 
 import ArgumentParser
@@ -14,6 +14,6 @@ struct StrataCommand: ParsableCommand {
 
             \(ToolExit.help)
             """,
-        subcommands: [Verify.self, Stats.self, Demo.self]
+        subcommands: [Verify.self, Stats.self, Compact.self, Demo.self]
     )
 }
