@@ -54,7 +54,9 @@ final class WriteTransaction {
         for key in order {
             switch changes[key]! {
             case .put(let schema, let fields):
-                batch.put(RecordCodec.encode(schema.storedFields(fields)), forKey: key.key, in: Keyspace(key.classID))
+                batch.put(forKey: key.key, in: Keyspace(key.classID)) { bytes in
+                    RecordCodec.encode(schema.storedFields(fields), appendingTo: &bytes)
+                }
             case .delete:
                 batch.delete(key.key, in: Keyspace(key.classID))
             }

@@ -73,12 +73,16 @@ public struct Persisted<Value: _Persistable> {
             }
         }
         set {
-            switch object[keyPath: storageKeyPath].storage {
-            case .unmanaged:
+            // An unmanaged object (the common case while building objects to add) stores the
+            // value in place: one projection, no read of the old storage first.
+            guard let state = object._strataState else {
                 object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
-            case .managed(let index):
-                object._strataState!.write(index, newValue)
+                return
             }
+            guard case .managed(let index) = object[keyPath: storageKeyPath].storage else {
+                preconditionFailure("\(EnclosingSelf.className): a managed object's property holds its own value")
+            }
+            state.write(index, newValue)
         }
     }
 }

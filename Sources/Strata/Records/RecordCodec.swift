@@ -36,10 +36,18 @@ enum RecordCodec {
     static let maxDepth = 64
 
     static func encode(_ fields: [FieldValue.Field]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(fields, appendingTo: &bytes)
+        return bytes
+    }
+
+    /// Appends a record's bytes to `bytes`.
+    static func encode(_ fields: [FieldValue.Field], appendingTo bytes: inout [UInt8]) {
         var writer = ByteWriter()
+        swap(&writer.bytes, &bytes)
         writer.bytes.append(version)
         writer.fields(fields)
-        return writer.bytes
+        swap(&writer.bytes, &bytes)
     }
 
     /// Decodes a record into `(property id, value)` pairs.

@@ -78,13 +78,14 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         self.properties = properties
         self.primaryKeyIndex = primaryKeyIndex
         indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }
+        defaultFields = properties.map { $0.accessor.defaultField() }
         indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
     }
 
     /// Stored `(property id, value)` pairs into fields in property order; missing properties
     /// take their defaults, unknown ids are skipped.
     func positionalFields(_ stored: [FieldValue.Field]) -> [FieldValue] {
-        var fields = properties.map { $0.accessor.defaultField() }
+        var fields = defaultFields
         for field in stored {
             if let index = indexByPropertyID[field.id] { fields[index] = field.value }
         }
@@ -103,6 +104,8 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
 
     /// The properties with a secondary index (primary keys excluded: the key is their index).
     let indexedProperties: [PropertySchema]
+    /// Each property's default in stored form, for fields a record does not hold.
+    let defaultFields: [FieldValue]
     /// Per property: whether a read converts the stored field directly (not a collection and not
     /// an embedded object). Filled when the schema set is checked.
     var readsPlainField: [Bool] = []

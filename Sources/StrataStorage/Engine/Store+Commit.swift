@@ -157,6 +157,7 @@ extension Store {
                 }
             }
             published.sequence = state.nextSequence - 1
+            notePublished(published.sequence)
             published.records += spans.count + group.count
             published.bytes += writtenBytes
             published.tallies[segmentNumber, default: SegmentTally()].add(records: spans.count + group.count, bytes: writtenBytes)

@@ -1,3 +1,4 @@
+import Synchronization
 
 /// A log-structured key-value store: the engine under Strata's object layer.
 ///
@@ -42,6 +43,10 @@ public final class Store: Sendable {
     /// Unlinks the files of segments that compaction replaced (nil when read-only).
     let remover: SegmentRemover?
     let published: Locked<PublishedState>
+    /// A copy of `published.sequence`, written (under the published lock) after each
+    /// publication, so `sequence` — which the object layer reads on every property read to
+    /// see whether a newer commit exists — costs an atomic load, not a lock.
+    private let publishedSequence = Atomic<UInt64>(0)
     let writer: Locked<WriterState>
     let commitQueue = CommitQueue()
     /// Held for the whole of one ``compact()``, so compactions run one at a time.
@@ -116,6 +121,7 @@ public final class Store: Sendable {
             segmentOrder: recovered.segmentOrder, compactedSegments: recovered.compactedSegments,
             nextSegmentNumber: recovered.nextSegmentNumber, offset: recovered.activeEnd,
             syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))
+        publishedSequence.store(recovered.lastSequence, ordering: .releasing)
     }
 
     deinit {
@@ -136,7 +142,12 @@ public final class Store: Sendable {
     }
 
     /// The sequence number of the latest commit (0 for an empty store).
-    public var sequence: UInt64 { published.withLock { $0.sequence } }
+    public var sequence: UInt64 { publishedSequence.load(ordering: .acquiring) }
+
+    /// Records a new published sequence. REQUIRES: the published lock is held.
+    func notePublished(_ sequence: UInt64) {
+        publishedSequence.store(sequence, ordering: .releasing)
+    }
 
     /// The failure that made the store refuse writes (a failed `fsync`, a failed segment
     /// roll), or nil while it accepts them.

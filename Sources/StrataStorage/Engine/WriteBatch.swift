@@ -39,6 +39,25 @@ public struct WriteBatch: Sendable {
             keyspace: keyspace, key: key, valueStart: start, valueCount: values.count - start))
     }
 
+    /// Adds a put of `value` under `key` in `keyspace`.
+    /// - Complexity: O(value.count) amortized.
+    public mutating func put(_ value: [UInt8], forKey key: StorageKey, in keyspace: Keyspace) {
+        let start = values.count
+        values.append(contentsOf: value)
+        operations.append(Operation(keyspace: keyspace, key: key, valueStart: start, valueCount: value.count))
+    }
+
+    /// Adds a put whose value `body` appends to the buffer it is given (the batch's own value
+    /// buffer: no intermediate array). `body` must only append.
+    /// - Complexity: O(the bytes appended) amortized.
+    public mutating func put(
+        forKey key: StorageKey, in keyspace: Keyspace, appendingValueWith body: (inout [UInt8]) throws -> Void
+    ) rethrows {
+        let start = values.count
+        try body(&values)
+        operations.append(Operation(keyspace: keyspace, key: key, valueStart: start, valueCount: values.count - start))
+    }
+
     /// Adds a delete of `key` in `keyspace`. Deleting a missing key is not an error.
     public mutating func delete(_ key: StorageKey, in keyspace: Keyspace) {
         operations.append(Operation(keyspace: keyspace, key: key, valueStart: -1, valueCount: 0))
