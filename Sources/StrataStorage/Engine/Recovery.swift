@@ -38,7 +38,7 @@ struct Recovery {
     struct Result {
         var index = KeyIndex()
         var lastSequence: UInt64 = 0
-        var segments: [UInt32: SegmentFile] = [:]
+        var segments = SegmentMap()
         var segmentOrder: [UInt32] = []
         /// The listed segments that are compacted (a prefix of `segmentOrder`).
         var compactedSegments: Set<UInt32> = []

@@ -16,7 +16,7 @@ public struct Snapshot: Sendable {
     /// The index as of this snapshot.
     var index: KeyIndex { storage.index }
     /// Every segment the index may point into.
-    var segments: [UInt32: SegmentFile] { storage.segments }
+    var segments: SegmentMap { storage.segments }
 
     struct ReadOptions: Sendable {
         var verifyChecksums: Bool
@@ -102,7 +102,7 @@ public struct Snapshot: Sendable {
 
     /// Reads and checks the record at `location`; `body` sees it decoded.
     func withRecord<R>(at location: RecordLocation, _ body: (DecodedRecord) throws -> R) throws -> R {
-        guard let segment = segments[location.segment] else {
+        guard let segment = storage.segments[location.segment] else {
             throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
         }
         return try segment.file.withBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
@@ -128,10 +128,10 @@ public struct Snapshot: Sendable {
 /// of the ``Snapshot``. Immutable; `Sendable`.
 final class SnapshotStorage: Sendable {
     let index: KeyIndex
-    let segments: [UInt32: SegmentFile]
+    let segments: SegmentMap
     private let fence: SanitizerFence
 
-    init(index: KeyIndex, segments: [UInt32: SegmentFile], fence: SanitizerFence) {
+    init(index: KeyIndex, segments: SegmentMap, fence: SanitizerFence) {
         self.index = index
         self.segments = segments
         self.fence = fence

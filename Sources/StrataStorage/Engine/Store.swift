@@ -60,7 +60,7 @@ public final class Store: Sendable {
     struct PublishedState: Sendable {
         var index: KeyIndex
         var sequence: UInt64
-        var segments: [UInt32: SegmentFile]
+        var segments: SegmentMap
         /// Records and bytes per live segment, so compaction can take out what it replaced.
         var tallies: [UInt32: SegmentTally]
         var records: Int

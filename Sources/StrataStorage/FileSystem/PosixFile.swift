@@ -7,6 +7,8 @@
 // (or still run a `withBytes` body) is the caller's bug: the descriptor and mappings go away.
 // Only size changes made through this object or seen by `fstat` are known: another process
 // shrinking the file under a mapped reader can still fault it.
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,6 +24,12 @@ final class PosixFile: StorageFile {
 
     /// The smallest virtual size mapped for ``withBytes(at:count:_:)``.
     static let minimumMapCapacity = 64 << 20
+
+    /// The mapping's address and how many bytes of it are known to be inside the file, published
+    /// by the locked path so that reads inside that range need no lock. Old mappings stay mapped
+    /// until `close`, so a reader holding an older pair still reads valid memory. Reset to zero
+    /// by `truncate` and `close`.
+    private let readableView = Atomic<WordPair>(WordPair(first: 0, second: 0))
 
     private struct State {
         var closed = false
@@ -95,6 +103,12 @@ final class PosixFile: StorageFile {
                               errno: EINVAL)
         }
         let end = offset + count
+        if count > 0 {
+            let view = readableView.load(ordering: .acquiring)
+            if view.first != 0, end <= Int(view.second) {
+                return try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: view.first)! + offset, count: count))
+            }
+        }
         let address: UInt = try state.withLock { state throws(StrataError) -> UInt in
             guard !state.closed else { throw Self.closedError("mmap", path) }
             if end > state.knownSize {
@@ -108,6 +122,9 @@ final class PosixFile: StorageFile {
             }
             if count == 0 { return 0 }
             if end > state.mapCapacity { try remap(&state, covering: end) }
+            readableView.store(
+                WordPair(first: state.mapAddress, second: UInt(min(state.knownSize, state.mapCapacity))),
+                ordering: .releasing)
             return state.mapAddress
         }
         if count == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
@@ -154,7 +171,10 @@ final class PosixFile: StorageFile {
             let code = currentErrno()
             if code != EINTR { throw StrataError.io("ftruncate", path: path, errno: code) }
         }
-        state.withLock { $0.knownSize = size }
+        state.withLock {
+            $0.knownSize = size
+            readableView.store(WordPair(first: 0, second: 0), ordering: .releasing)
+        }
     }
 
     /// Unmaps everything and closes the descriptor. Closing twice is harmless.
@@ -163,6 +183,7 @@ final class PosixFile: StorageFile {
         let wasOpen = state.withLock { state in
             if state.closed { return false }
             state.closed = true
+            readableView.store(WordPair(first: 0, second: 0), ordering: .releasing)
             Self.unmapAll(&state)
             return true
         }
