@@ -1,25 +1,22 @@
 // StorageKey: the key of a record, a short byte string.
 //
 // Keys of up to 15 bytes (every integer, ObjectId and UUID key of the object layer) are held
-// inline in two words, with no heap allocation, so hashing and comparing them is a few
-// instructions. Longer keys live in an array.
+// inline in two words, with no heap allocation; longer keys live in an array beside them.
 //
-//   inline:  ┌── w0: bytes 0…7 ──┐┌── w1: bytes 8…14 │ length ──┐   (the words' memory image)
+//   w0: bytes 0…7 │ w1: bytes 8…14, length in byte 15 │ long: nil      (the words' memory image)
+//   w0, w1: 0     │                                    │ long: the bytes (16 bytes or more)
 //
-// A key of 15 bytes or fewer is always inline, so equal keys always have equal representations.
+// A plain struct rather than an enum with an array case: copying an inline key is copying two
+// words and a nil, with no switch over cases, and hashing and equality look at two words. A key
+// of 15 bytes or fewer is always inline, so equal keys always have equal representations.
 
 /// The key of a stored value: up to 65,535 bytes.
 ///
 /// Keys are compared byte by byte. `StorageKey` is an immutable value and is `Sendable`.
-public struct StorageKey: Hashable, Sendable {
-    @usableFromInline
-    enum Representation: Hashable, Sendable {
-        case inline(UInt64, UInt64)
-        case heap([UInt8])
-    }
-
-    @usableFromInline
-    let representation: Representation
+public struct StorageKey: Sendable {
+    @usableFromInline let w0: UInt64
+    @usableFromInline let w1: UInt64
+    @usableFromInline let long: [UInt8]?
 
     /// The largest key length kept without a heap allocation.
     public static let inlineCapacity = 15
@@ -39,9 +36,13 @@ public struct StorageKey: Hashable, Sendable {
                 }
                 raw[15] = UInt8(truncatingIfNeeded: bytes.count)
             }
-            representation = .inline(words.0, words.1)
+            w0 = words.0
+            w1 = words.1
+            long = nil
         } else {
-            representation = .heap(Array(bytes))
+            w0 = 0
+            w1 = 0
+            long = Array(bytes)
         }
     }
 
@@ -52,7 +53,9 @@ public struct StorageKey: Hashable, Sendable {
         // Memory image of the inline form: the 8 big-endian bytes, then length 8 in byte 15.
         var lengthWord: UInt64 = 0
         Swift.withUnsafeMutableBytes(of: &lengthWord) { $0[7] = 8 }
-        representation = .inline(value.bigEndian, lengthWord)
+        w0 = value.bigEndian
+        w1 = lengthWord
+        long = nil
     }
 
     /// Makes a key from the UTF-8 bytes of a string.
@@ -64,29 +67,40 @@ public struct StorageKey: Hashable, Sendable {
     /// The number of bytes in the key.
     @inlinable
     public var count: Int {
-        switch representation {
-        case .inline(_, let w1): return Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
-        case .heap(let bytes): return bytes.count
-        }
+        if let long { return long.count }
+        return Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
     }
 
     /// Calls `body` with the key's bytes.
     @inlinable
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch representation {
-        case .inline(let w0, let w1):
-            var words = (w0, w1)
-            let count = Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
-            return try Swift.withUnsafeBytes(of: &words) {
-                try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
-            }
-        case .heap(let bytes):
-            return try bytes.withUnsafeBytes(body)
+        if let long { return try long.withUnsafeBytes(body) }
+        var words = (w0, w1)
+        let count = Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
+        return try Swift.withUnsafeBytes(of: &words) {
+            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
         }
     }
 
     /// The key's bytes.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+}
+
+extension StorageKey: Hashable {
+    @inlinable
+    public static func == (lhs: StorageKey, rhs: StorageKey) -> Bool {
+        lhs.w0 == rhs.w0 && lhs.w1 == rhs.w1 && lhs.long == rhs.long
+    }
+
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        if let long {
+            long.withUnsafeBytes { hasher.combine(bytes: $0) }
+        } else {
+            hasher.combine(w0)
+            hasher.combine(w1)
+        }
+    }
 }
 
 extension StorageKey: Comparable {
