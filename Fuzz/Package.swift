@@ -26,9 +26,13 @@ let package = Package(
     ],
     targets: [
         // Shared by the fuzz targets and the seed generator: fixtures, checksums, oracles.
+        // Strata (the object layer) is for PredicateFuzzer's harness.
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "StrataStorage", package: "Strata")]
+            dependencies: [
+                .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "Strata", package: "Strata"),
+            ]
         ),
         .executableTarget(
             name: "SegmentFuzzer",
@@ -37,6 +41,10 @@ let package = Package(
         .executableTarget(
             name: "ManifestFuzzer",
             dependencies: ["FuzzSupport", .product(name: "StrataStorage", package: "Strata")]
+        ),
+        .executableTarget(
+            name: "PredicateFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "Strata", package: "Strata")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -296,3 +296,27 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 }
+
+final class SegmentMapTests: XCTestCase {
+    func segment(_ number: UInt32) -> SegmentFile {
+        let fileSystem = MemoryFileSystem()
+        fileSystem.setContents([], of: "/s")
+        return SegmentFile(number: number, path: "/s", file: try! fileSystem.open("/s", mode: .readOnly), remover: nil)
+    }
+
+    func testDenseAndSparseNumbersBothResolve() {
+        var map = SegmentMap()
+        for number: UInt32 in [3, 4, 5, 9] { map[number] = segment(number) }
+        XCTAssertEqual(map.keys, [3, 4, 5, 9])
+        XCTAssertEqual(map[4]?.number, 4)
+        XCTAssertNil(map[6])
+        XCTAssertNil(map[2])
+        // Numbers far apart (a hostile MANIFEST) must not make the map allocate for the gap.
+        map[4_000_000_000] = segment(4_000_000_000)
+        XCTAssertEqual(map[4_000_000_000]?.number, 4_000_000_000)
+        XCTAssertEqual(map[9]?.number, 9)
+        XCTAssertEqual(map.removeValue(forKey: 4_000_000_000)?.number, 4_000_000_000)
+        XCTAssertEqual(map[5]?.number, 5)
+        XCTAssertEqual(map.count, 4)
+    }
+}

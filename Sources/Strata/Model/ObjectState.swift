@@ -17,8 +17,6 @@ public final class ObjectState {
     let tracer: KeyPathTracer?
     private var cachedVersion = -1
     private var fields: [FieldValue] = []
-    /// Collections handed out for this object's properties, so `person.dogs` is one object.
-    private var boundCollections: [Int: AnyObject] = [:]
     /// Keeps the database alive as long as one of its objects is.
     private let retainedDatabase: Database
 
@@ -88,12 +86,9 @@ public final class ObjectState {
         }
         let property = schema.properties[index]
         if property.bindsToOwner {
-            // Collections are views bound to this object's property, made once.
-            if let bound = boundCollections[index] as? Value { return bound }
-            if let bound = Value._strataBind(owner: self, index: index) {
-                boundCollections[index] = bound as AnyObject
-                return bound
-            }
+            // A collection is a view bound to this object's property. A new view per read: the
+            // view holds the state, so caching it here would be a reference cycle.
+            if let bound = Value._strataBind(owner: self, index: index) { return bound }
         }
         guard let fields = currentFields() else {
             preconditionFailure("\(schema.className).\(property.name): the object has been deleted or invalidated")

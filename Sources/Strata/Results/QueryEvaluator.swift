@@ -72,7 +72,11 @@ enum FieldOrder {
         case (.int(let a), .int(let b)): return a < b ? -1 : (a == b ? 0 : 1)
         case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
         case (.string(let a), .string(let b)):
-            return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : (a == b ? 0 : 1)
+            // By UTF-8 bytes (the same order as Unicode scalars), for equality too: Swift's `==`
+            // treats "é" and "e\u{301}" as equal, but keys and indexes store bytes, so a
+            // query must agree with them (found by the predicate fuzzer).
+            if a.utf8.elementsEqual(b.utf8) { return 0 }
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
         case (.date(let a), .date(let b)): return a < b ? -1 : (a == b ? 0 : 1)
         case (.decimal(let a), .decimal(let b)): return a < b ? -1 : (a == b ? 0 : 1)
         case (.objectId(let a), .objectId(let b)): return a < b ? -1 : (a == b ? 0 : 1)

@@ -1,14 +1,18 @@
 // MakeSeeds: writes the seed corpora of the fuzz targets, and replays inputs through the
 // harnesses without libFuzzer. An ordinary program; build it without the fuzzer flags:
 //
-//   swift run MakeSeeds [CorpusDir]          write Corpus/SegmentFuzzer/* and Corpus/ManifestFuzzer/*
-//                                            (default ./Corpus), then replay every seed
+//   swift run MakeSeeds [CorpusDir]          write Corpus/SegmentFuzzer/*, Corpus/ManifestFuzzer/*
+//                                            and Corpus/PredicateFuzzer/* (default ./Corpus), then
+//                                            replay every seed
 //   swift run MakeSeeds --replay TARGET FILE… run each FILE through TARGET's harness
-//                                            (SegmentFuzzer or ManifestFuzzer); traps on a bug
+//                                            (SegmentFuzzer, ManifestFuzzer or PredicateFuzzer);
+//                                            traps on a bug
 //
-// Seeds are made through the public API of StrataStorage (real stores on a MemoryFileSystem),
-// then cut, padded or damaged. Each starts with the mode byte its target reads (see
-// FuzzSupport/*FuzzerTarget.swift). Every seed stays under 8 KiB.
+// Store seeds are made through the public API of StrataStorage (real stores on a
+// MemoryFileSystem), then cut, padded or damaged. Each starts with the mode byte its target reads
+// (see FuzzSupport/*FuzzerTarget.swift). Predicate seeds are predicates in the format of
+// Results.filter(_:_:) (valid and invalid) behind a header byte and argument selectors. Every
+// seed stays under 8 KiB.
 
 #if canImport(Glibc)
 import Glibc
@@ -180,13 +184,99 @@ let manifestSeeds: [(String, [UInt8])] = [
     })(),
 ]
 
+// MARK: - Predicates
+
+/// A PredicateFuzzer input: header byte (argument count in bits 0–1, FuzzThing in bit 2), one
+/// selector byte per argument (`0x60 + index` into the argument pool, so indexes 1–26 are the
+/// letters a–z), then the predicate. Headers are letters too: '@' 'A' 'B' 'C' query FuzzDog
+/// with 0–3 arguments, 'D' 'E' 'F' 'G' FuzzThing.
+func predicate(_ text: String, thing: Bool = false, _ arguments: Int...) -> [UInt8] {
+    precondition(arguments.count <= 3 && arguments.allSatisfy { (0..<32).contains($0) })
+    let header = UInt8(0x40 | arguments.count | (thing ? 0x04 : 0))
+    return [header] + arguments.map { UInt8(0x60 + $0) } + Array(text.utf8)
+}
+
+/// Argument pool indexes (PredicateFixtures.argumentPool).
+enum Pool {
+    static let int3 = 0, rex = 1, double12_5 = 2, yes = 3, null = 4, dateOfDog3 = 5, ageName = 6,
+               intMin = 7, nan = 8, empty = 9, no = 10, uint64Max = 11, ints = 12, strings = 13,
+               minusInfinity = 14, nickName = 15, decimal12_5 = 16, uuid = 17, objectId = 18,
+               data = 19, managedDog = 20, unmanagedDog = 21, int8 = 22, float = 23,
+               priceName = 24, nsNull = 25, anyValue = 26, doubles = 27, mixed = 28,
+               pattern = 29, decimalNaN = 30, distantFuture = 31
+}
+
+let predicateSeeds: [(String, [UInt8])] = [
+    // FuzzDog: operators, literals, options, logic.
+    ("comparison", predicate("age == 3")),
+    ("and-beginswith", predicate("name BEGINSWITH 'R' AND age > 2")),
+    ("parentheses-or", predicate("(name == 'Fido' OR age > 5) AND alive == true")),
+    ("not-symbols", predicate("NOT NOT age > 5 || !(alive == NO) && weight <> 3")),
+    ("constant-predicates", predicate("truepredicate AND NOT FALSEPREDICATE")),
+    ("number-literals", predicate("age == 0x7 OR age == 0b11 OR age == 0o12 OR weight == 1.25e1 OR weight => 825E-2")),
+    ("signed-numbers", predicate("age > -1 AND age =< +3 OR weight < -1e300")),
+    ("like-patterns", predicate(#"name LIKE[c] 'r*' OR name LIKE '?ido' OR name LIKE 'St\\*r\\?'"#)),
+    ("case-insensitive-equality", predicate("name ==[c] 'REX' AND name !=[cd] 'fido'")),
+    ("optional-string", predicate("nick == nil OR nick CONTAINS[c] 'E' OR nick ENDSWITH 'v' OR nick != NULL")),
+    ("in-between", predicate("age IN {2, 3, 7} AND #age BETWEEN {0, 10}")),
+    ("in-lists", predicate("nick IN {nil, 'fi'} OR name IN[c] {'REX', 'bella'} OR age in {}")),
+    ("property-on-right", predicate("3 < age AND 'Rex' == name")),
+    ("property-with-property", predicate("age < weight OR weight >= age")),
+    ("primary-key", predicate("id == 3 AND alive == false")),
+    ("indexed-name", predicate("name == 'Rex' OR name == \"Zo\u{E9}\"")),
+    ("string-escapes", predicate(#"name == "\u00e9\t\n" OR name == 'O\'Brien' OR name == 'a\\b'"#)),
+    ("unicode", predicate("name CONTAINS '名' OR name == '🐶' OR nick BEGINSWITH '🐶'")),
+    // FuzzDog with arguments.
+    ("argument-date", predicate("born >= %@", Pool.dateOfDog3)),
+    ("argument-key", predicate("%K == %@", Pool.ageName, Pool.int3)),
+    ("argument-keys", predicate("%K < %K", Pool.ageName, Pool.ageName)),
+    ("argument-in-array", predicate("age IN %@", Pool.ints)),
+    ("argument-in-strings", predicate("name IN[c] %@", Pool.strings)),
+    ("argument-between-array", predicate("weight BETWEEN %@", Pool.doubles)),
+    ("argument-bools", predicate("alive == %@ OR alive != %@", Pool.yes, Pool.no)),
+    ("argument-numbers", predicate("age == %@ OR weight == %@ OR weight > %@", Pool.intMin, Pool.double12_5, Pool.nan)),
+    ("argument-nil", predicate("nick == %@", Pool.null)),
+    ("argument-nsnull-key", predicate("%K != %@", Pool.nickName, Pool.nsNull)),
+    ("argument-like", predicate("name LIKE[c] %@ AND nick BEGINSWITH %@", Pool.pattern, Pool.empty)),
+    ("argument-too-large", predicate("age < %@", Pool.uint64Max)),
+    ("argument-between-list", predicate("age BETWEEN {%@, %@}", Pool.intMin, Pool.int3)),
+    // Errors.
+    ("unknown-property", predicate("agee > 3")),
+    ("unterminated-string", predicate("name == 'Rex")),
+    ("unsupported-specifiers", predicate("age > %d OR age > $x")),
+    ("unbalanced", predicate("((((age == 3)")),
+    ("unsupported-words", predicate("ANY age == 3 OR owner.name == 'x' OR name MATCHES 'x'")),
+    ("out-of-range", predicate("age == 99999999999999999999 OR age == 0xFFFFFFFFFFFFFFFFFF OR weight == 1e999")),
+    ("missing-argument", predicate("age > %@ AND name == %@", Pool.int3)),
+    ("deep-nesting", predicate(String(repeating: "(", count: 98) + "NOT age == 3" + String(repeating: ")", count: 98))),
+    ("long-chain", predicate((0..<60).map { "age == \($0)" }.joined(separator: " OR "))),
+    // FuzzThing: conversions to Decimal128, Float, Int8, Data, UUID, ObjectId, links, AnyValue.
+    ("thing-decimal", predicate("price > 1.5 AND price < 1E+10 OR price == 12.50 OR price == -0.001", thing: true)),
+    ("thing-decimal-extremes", predicate("price == 1e-400 OR price >= 99999999999999999999999999999999999 OR price < -0", thing: true)),
+    ("thing-small-numbers", predicate("ratio > 0.1 AND small >= -128 OR medium == nil OR medium < 1000", thing: true)),
+    ("thing-int64", predicate("large == 9007199254740993 OR large > 9.007199254740992e15 OR large < -9223372036854775808", thing: true)),
+    ("thing-strings-converted", predicate("blob == 'blob 1' OR ref == '00000000-0000-0000-0000-000000000001' OR oid == '000000000000000000001111'", thing: true)),
+    ("thing-optional-date", predicate("when == nil OR when > %@", thing: true, Pool.dateOfDog3)),
+    ("thing-mixed", predicate("mixed == 3 OR mixed BEGINSWITH 'R' OR mixed == nil OR mixed == 12.5", thing: true)),
+    ("thing-link", predicate("owner == %@ OR owner == nil", thing: true, Pool.managedDog)),
+    ("thing-unmanaged-link", predicate("owner != %@", thing: true, Pool.unmanagedDog)),
+    ("thing-list-property", predicate("tags == 'x'", thing: true)),
+    ("thing-primary-key", predicate("key == 'é' OR key == 'Rex'", thing: true)),
+    ("thing-indexed-optional", predicate("code == 3 OR code == nil", thing: true)),
+    ("thing-decimal-arguments", predicate("price == %@ OR price > %@ OR price != %@", thing: true, Pool.decimal12_5, Pool.nan, Pool.decimalNaN)),
+    ("thing-typed-arguments", predicate("ref == %@ AND oid == %@ AND blob == %@", thing: true, Pool.uuid, Pool.objectId, Pool.data)),
+    ("thing-small-arguments", predicate("small == %@ OR ratio < %@ OR mixed == %@", thing: true, Pool.int8, Pool.float, Pool.anyValue)),
+    ("thing-key-argument", predicate("%K BETWEEN %@", thing: true, Pool.priceName, Pool.mixed)),
+]
+
 // MARK: - Main
 
 func replay(_ target: String, _ input: [UInt8]) -> CInt {
     switch target {
     case "SegmentFuzzer": return runSegmentInput(input)
     case "ManifestFuzzer": return runManifestInput(input)
-    default: fatalError("unknown target \(target): SegmentFuzzer or ManifestFuzzer")
+    case "PredicateFuzzer": return runPredicateInput(input)
+    default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer or PredicateFuzzer")
     }
 }
 
@@ -204,7 +294,9 @@ struct MakeSeeds {
         }
 
         let corpus = arguments.first ?? "Corpus"
-        for (target, seeds) in [("SegmentFuzzer", segmentSeeds), ("ManifestFuzzer", manifestSeeds)] {
+        for (target, seeds) in [
+            ("SegmentFuzzer", segmentSeeds), ("ManifestFuzzer", manifestSeeds), ("PredicateFuzzer", predicateSeeds),
+        ] {
             let directory = corpus + "/" + target
             makeDirectory(directory)
             for (name, bytes) in seeds {
