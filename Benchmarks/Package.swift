@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "Strata", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The workloads, shared by the benchmarks and the profiling driver.
@@ -19,8 +20,18 @@ let package = Package(
             dependencies: ["CMallocStats", .product(name: "StrataStorage", package: "Strata")],
             path: "Sources/StorageWorkloads"
         ),
-        // Storage engine benchmarks. A later object-layer workload (vs GRDB) gets its own
-        // target beside this one.
+        // The object-layer workloads (Strata's object API against GRDB), shared by the object
+        // benchmarks and their profiling driver.
+        .target(
+            name: "ObjectWorkloads",
+            dependencies: [
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/ObjectWorkloads"
+        ),
+        // Storage engine benchmarks.
         .executableTarget(
             name: "StorageBenchmarks",
             dependencies: [
@@ -40,6 +51,34 @@ let package = Package(
             name: "StorageProfile",
             dependencies: ["StorageWorkloads", .product(name: "StrataStorage", package: "Strata")],
             path: "Sources/StorageProfile"
+        ),
+        // Object layer against GRDB (SQLite): insert, point read, scan, count, property read.
+        .executableTarget(
+            name: "ObjectBenchmarks",
+            dependencies: [
+                "ObjectWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/ObjectBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // The object workloads without the harness, for perf/valgrind:
+        //   swift build -c release --product ObjectProfile
+        //   .build/release/ObjectProfile <workload> [objects [property reads]]   (no argument: the list)
+        .executableTarget(
+            name: "ObjectProfile",
+            dependencies: [
+                "ObjectWorkloads",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/ObjectProfile"
         ),
     ]
 )

@@ -1,0 +1,359 @@
+// The object-layer workloads: Strata's object API against GRDB (SQLite), shared by the benchmark
+// target (Benchmarks/ObjectBenchmarks) and the standalone profiling driver
+// (Sources/ObjectProfile), so both measure exactly the same work.
+//
+// The data set: `count` objects {_id: Int primary key, name: String of 16 characters,
+// age: Int in 0..<100, score: Double}. Strata has no Int64 primary key; its `Int` is 64-bit, and
+// so is SQLite's INTEGER PRIMARY KEY (the rowid) on the GRDB side.
+//
+// Every database lives in a scratch directory under /tmp that the caller removes afterwards.
+
+import Foundation
+import GRDB
+import Strata
+import StrataStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: The models
+
+/// The Strata model of the workload.
+public final class StrataItem: Object {
+    @Persisted(primaryKey: true) public var _id: Int
+    @Persisted public var name: String
+    @Persisted public var age: Int
+    @Persisted public var score: Double
+}
+
+/// The GRDB record of the workload: the standard Codable record, table `item`.
+public struct GRDBItem: Codable, FetchableRecord, PersistableRecord, Sendable {
+    public static let databaseTableName = "item"
+    public var id: Int
+    public var name: String
+    public var age: Int
+    public var score: Double
+
+    public init(id: Int, name: String, age: Int, score: Double) {
+        self.id = id
+        self.name = name
+        self.age = age
+        self.score = score
+    }
+}
+
+public enum ObjectWorkloads {
+    /// Objects in every workload.
+    public static let objectCount = 1_000_000
+    /// Objects added per write transaction.
+    public static let objectsPerWrite = 10_000
+    /// Property reads (of `name`, then again of `age`) in the property-read workload.
+    public static let propertyReads = 10_000_000
+    /// The `age` threshold of the count query (`age > 50`).
+    public static let ageThreshold = 50
+
+    // MARK: Scratch directories
+
+    /// A fresh, empty directory under /tmp.
+    public static func makeScratchDirectory(_ label: String) -> String {
+        let path = "/tmp/strata-bench-\(label)-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try? FileManager.default.removeItem(atPath: path)
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Removes a directory made by ``makeScratchDirectory(_:)``.
+    public static func removeScratchDirectory(_ path: String) {
+        precondition(path.hasPrefix("/tmp/strata-bench-"))
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    // MARK: Timing
+
+    /// Wall-clock and CPU time (this process, all threads) of one run of a workload, in seconds.
+    public struct Timing: Sendable {
+        public var wall: Double
+        public var cpu: Double
+        /// Operations per second of wall-clock time.
+        public func rate(_ operations: Int) -> Double { Double(operations) / wall }
+        /// Operations per second of CPU time: what one idle core would do, waits for the disk
+        /// (fsync) excluded.
+        public func cpuRate(_ operations: Int) -> Double { Double(operations) / cpu }
+        /// Wall-clock nanoseconds per operation.
+        public func nanoseconds(per operations: Int) -> Double { wall * 1e9 / Double(operations) }
+        /// CPU nanoseconds per operation.
+        public func cpuNanoseconds(per operations: Int) -> Double { cpu * 1e9 / Double(operations) }
+    }
+
+    static func cpuSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func wallSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Runs `body` and returns how long it took.
+    public static func timed(_ body: () throws -> Void) rethrows -> Timing {
+        let wall0 = wallSeconds(), cpu0 = cpuSeconds()
+        try body()
+        let cpu1 = cpuSeconds(), wall1 = wallSeconds()
+        return Timing(wall: wall1 - wall0, cpu: cpu1 - cpu0)
+    }
+
+    // MARK: The data
+
+    /// SplitMix64: a small, fast, well-mixed PRNG.
+    public struct SplitMix64 {
+        var state: UInt64
+        public init(seed: UInt64) { state = seed }
+        @inline(__always)
+        public mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        /// Uniform in 0..<bound (multiply-shift; bias is negligible for these bounds).
+        @inline(__always)
+        public mutating func next(below bound: UInt64) -> UInt64 {
+            next().multipliedFullWidth(by: bound).high
+        }
+    }
+
+    /// The fields of object `i`: name "item-" + 11 zero-padded digits (16 ASCII characters),
+    /// age in 0..<100 and a score in [0, 1000), both from a hash of `i`.
+    @inline(__always)
+    public static func fields(_ i: Int) -> (name: String, age: Int, score: Double) {
+        var mix = SplitMix64(seed: UInt64(i))
+        let bits = mix.next()
+        let name = String(unsafeUninitializedCapacity: 16) { buffer in
+            for (j, byte) in "item-".utf8.enumerated() { buffer[j] = byte }
+            var n = i
+            for j in stride(from: 15, through: 5, by: -1) {
+                buffer[j] = UInt8(truncatingIfNeeded: 48 + n % 10)
+                n /= 10
+            }
+            return 16
+        }
+        return (name, Int(bits % 100), Double(bits >> 11) * 0x1p-53 * 1000)
+    }
+
+    // MARK: Strata
+
+    /// Opens (creating) a Strata database of the workload's model in `directory`.
+    public static func openStrata(_ directory: String, durability: Durability) throws -> Strata.Database {
+        try Strata.Database(configuration: .init(
+            directory: URL(fileURLWithPath: directory), objectTypes: [StrataItem.self], durability: durability))
+    }
+
+    /// Inserts objects 0..<count: unmanaged objects, `db.add`ed ``objectsPerWrite`` per
+    /// `db.write` (each committed with the database's durability).
+    public static func strataInsert(count: Int = objectCount, into db: Strata.Database) throws {
+        var i = 0
+        while i < count {
+            let end = min(i + objectsPerWrite, count)
+            try db.write {
+                while i < end {
+                    let item = StrataItem()
+                    let f = fields(i)
+                    item._id = i
+                    item.name = f.name
+                    item.age = f.age
+                    item.score = f.score
+                    try db.add(item)
+                    i += 1
+                }
+            }
+        }
+    }
+
+    /// A Strata database of `count` objects in `directory` (durability `.none` for the load; the
+    /// returned database reads it).
+    public static func loadStrata(count: Int = objectCount, in directory: String) throws -> Strata.Database {
+        let db = try openStrata(directory, durability: .none)
+        try strataInsert(count: count, into: db)
+        return db
+    }
+
+    /// `reads` lookups by primary key at random ids in 0..<keyCount, reading `name` and `age` of
+    /// each. Returns a checksum; traps if an object is missing.
+    public static func strataPointReads(_ reads: Int, keyCount: Int, in db: Strata.Database, seed: UInt64 = 42) -> Int {
+        var rng = SplitMix64(seed: seed)
+        var sum = 0
+        let bound = UInt64(keyCount)
+        for _ in 0..<reads {
+            let id = Int(rng.next(below: bound))
+            guard let item = db.object(ofType: StrataItem.self, forPrimaryKey: id) else {
+                fatalError("object \(id) missing")
+            }
+            sum &+= item.name.utf8.count &+ item.age
+        }
+        return sum
+    }
+
+    /// The sum of `age` over every object, iterating `db.objects(StrataItem.self)`.
+    public static func strataScan(_ db: Strata.Database) -> Int {
+        var sum = 0
+        for item in db.objects(StrataItem.self) { sum &+= item.age }
+        return sum
+    }
+
+    /// `where { $0.age > 50 }.count` (age is not indexed).
+    public static func strataCount(_ db: Strata.Database) -> Int {
+        db.objects(StrataItem.self).where { $0.age > ageThreshold }.count
+    }
+
+    /// Times `reads` reads of `name`, then `reads` reads of `age`, of one managed object.
+    public static func strataPropertyReads(_ reads: Int = propertyReads, of item: StrataItem)
+        -> (name: Timing, age: Timing, checksum: Int)
+    {
+        var sum = 0
+        let name = timed {
+            for _ in 0..<reads { sum &+= item.name.utf8.count }
+        }
+        let age = timed {
+            for _ in 0..<reads { sum &+= item.age }
+        }
+        return (name, age, sum)
+    }
+
+    // MARK: GRDB
+
+    /// How the GRDB database is set up.
+    public enum GRDBSetup: String, CaseIterable, Sendable {
+        /// `DatabaseQueue` with `journalMode = .wal`: GRDB's WAL setup, `synchronous = NORMAL`
+        /// (a commit appends to the WAL without fsync; checkpoints sync). The fastest standard
+        /// setup, and the one every GRDB read workload uses.
+        case walNormal = "WAL, synchronous=NORMAL"
+        /// WAL with `PRAGMA synchronous = FULL`: one fsync of the WAL per commit, as Strata's
+        /// `.full`.
+        case walFull = "WAL, synchronous=FULL"
+        /// A plain `DatabaseQueue`: rollback journal (DELETE), SQLite's default
+        /// `synchronous = FULL`.
+        case rollbackFull = "rollback journal, synchronous=FULL"
+    }
+
+    /// Opens (creating) the GRDB database `item.sqlite` in `directory`, with table `item`.
+    public static func openGRDB(_ directory: String, setup: GRDBSetup = .walNormal) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        switch setup {
+        case .walNormal:
+            configuration.journalMode = .wal
+        case .walFull:
+            configuration.journalMode = .wal
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        case .rollbackFull:
+            break
+        }
+        let queue = try DatabaseQueue(path: directory + "/item.sqlite", configuration: configuration)
+        try queue.write { db in
+            try db.create(table: GRDBItem.databaseTableName, ifNotExists: true) { table in
+                table.primaryKey("id", .integer)
+                table.column("name", .text).notNull()
+                table.column("age", .integer).notNull()
+                table.column("score", .double).notNull()
+            }
+        }
+        return queue
+    }
+
+    /// Inserts records 0..<count with `insert(db)`, ``objectsPerWrite`` per `write`.
+    public static func grdbInsert(count: Int = objectCount, into queue: DatabaseQueue) throws {
+        var i = 0
+        while i < count {
+            let end = min(i + objectsPerWrite, count)
+            try queue.write { db in
+                while i < end {
+                    let f = fields(i)
+                    try GRDBItem(id: i, name: f.name, age: f.age, score: f.score).insert(db)
+                    i += 1
+                }
+            }
+        }
+    }
+
+    /// A GRDB database (WAL, synchronous=NORMAL) of `count` records in `directory`.
+    public static func loadGRDB(count: Int = objectCount, in directory: String) throws -> DatabaseQueue {
+        let queue = try openGRDB(directory)
+        try grdbInsert(count: count, into: queue)
+        return queue
+    }
+
+    /// The same lookups as ``strataPointReads(_:keyCount:in:seed:)`` with
+    /// `GRDBItem.fetchOne(db, key:)`, all inside one read transaction.
+    public static func grdbPointReads(_ reads: Int, keyCount: Int, in queue: DatabaseQueue, seed: UInt64 = 42) throws -> Int {
+        try queue.read { db in
+            var rng = SplitMix64(seed: seed)
+            var sum = 0
+            let bound = UInt64(keyCount)
+            for _ in 0..<reads {
+                let id = Int(rng.next(below: bound))
+                guard let item = try GRDBItem.fetchOne(db, key: id) else { fatalError("record \(id) missing") }
+                sum &+= item.name.utf8.count &+ item.age
+            }
+            return sum
+        }
+    }
+
+    /// The same lookups through one cached prepared statement
+    /// (`SELECT * FROM item WHERE id = ?`): GRDB's fastest way to fetch a record by key, without
+    /// the query interface building and compiling the SQL on every call as `fetchOne(db, key:)`
+    /// does.
+    public static func grdbPointReadsCached(_ reads: Int, keyCount: Int, in queue: DatabaseQueue, seed: UInt64 = 42) throws -> Int {
+        try queue.read { db in
+            var rng = SplitMix64(seed: seed)
+            var sum = 0
+            let bound = UInt64(keyCount)
+            let statement = try db.cachedStatement(sql: "SELECT * FROM item WHERE id = ?")
+            for _ in 0..<reads {
+                let id = Int(rng.next(below: bound))
+                guard let item = try GRDBItem.fetchOne(statement, arguments: [id]) else { fatalError("record \(id) missing") }
+                sum &+= item.name.utf8.count &+ item.age
+            }
+            return sum
+        }
+    }
+
+    /// The sum of `age` over every record, decoding each through `GRDBItem.fetchCursor(db)`.
+    public static func grdbCursorScan(_ queue: DatabaseQueue) throws -> Int {
+        try queue.read { db in
+            var sum = 0
+            let cursor = try GRDBItem.fetchCursor(db)
+            while let item = try cursor.next() { sum &+= item.age }
+            return sum
+        }
+    }
+
+    /// The sum of `age` computed by SQLite: `SELECT SUM(age) FROM item`.
+    public static func grdbSQLSum(_ queue: DatabaseQueue) throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT SUM(age) FROM item") ?? 0 }
+    }
+
+    /// `GRDBItem.filter(Column("age") > 50).fetchCount(db)` (age is not indexed).
+    public static func grdbCount(_ queue: DatabaseQueue) throws -> Int {
+        try queue.read { db in try GRDBItem.filter(Column("age") > ageThreshold).fetchCount(db) }
+    }
+
+    // MARK: Checks
+
+    /// The sum of `age` and the count of `age > 50` over objects 0..<count, computed from the
+    /// generator: what every scan and count must return.
+    public static func expected(count: Int = objectCount) -> (ageSum: Int, olderCount: Int) {
+        var sum = 0, older = 0
+        for i in 0..<count {
+            let age = fields(i).age
+            sum += age
+            if age > ageThreshold { older += 1 }
+        }
+        return (sum, older)
+    }
+}
