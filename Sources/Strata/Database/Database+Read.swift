@@ -85,18 +85,30 @@ extension Database {
         }
     }
 
-    /// The keys of every object of a class in this view: the snapshot's, less deletions, plus
-    /// additions of the open write.
-    func keys(of schema: ObjectSchema) -> [ObjectKey] {
+    /// Calls `body` with every object of a class in this view and its fields, reading each
+    /// record once (one pass over the class's keyspace; the open write's changes applied).
+    func forEachObject(of schema: ObjectSchema, _ body: (ObjectKey, [FieldValue]) -> Void) {
         _ = readVersion()
-        var keys = snapshot.keys(in: Keyspace(schema.classID)).map { ObjectKey(classID: schema.classID, key: $0) }
-        if let transaction {
-            keys.removeAll { key in
-                if case .delete = transaction.change(for: key) { return true }
-                return false
+        let keyspace = Keyspace(schema.classID)
+        let source = transaction?.base ?? snapshot
+        do {
+            try source.forEach(in: keyspace) { storageKey, bytes in
+                let key = ObjectKey(classID: schema.classID, key: storageKey)
+                if let change = transaction?.change(for: key) {
+                    if case .put(_, let fields) = change { body(key, fields) }
+                } else {
+                    body(key, schema.positionalFields(try RecordCodec.decode(bytes)))
+                }
+                return true
             }
-            keys.append(contentsOf: transaction.addedKeys(classID: schema.classID))
+        } catch {
+            preconditionFailure("\(schema.className): reading stored objects failed: \(error)")
         }
-        return keys
+        if let transaction {
+            for key in transaction.addedKeys(classID: schema.classID) {
+                if case .put(_, let fields)? = transaction.change(for: key) { body(key, fields) }
+            }
+        }
     }
+
 }

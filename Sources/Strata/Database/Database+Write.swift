@@ -64,6 +64,8 @@ extension Database {
             var batch = transaction.batch()
             backlinkRecords(into: &batch)
             indexRecords(into: &batch)
+            transaction.releaseBase()
+            releasePinnedSnapshot()
             try shared.store.commit(batch)
         } catch {
             cancelWrite()

@@ -49,7 +49,13 @@ public final class Database: @unchecked Sendable {
 
     let shared: SharedStore
     let schemas: SchemaSet
-    var snapshot: Snapshot
+    /// The version a live database reads (refreshed to the newest commit as it reads) or a
+    /// frozen one is pinned to. Nil only while a commit runs (see `commitWrite`).
+    private var pinned: Snapshot?
+    var snapshot: Snapshot {
+        get { pinned.unsafelyUnwrapped }
+        set { pinned = newValue }
+    }
     var transaction: WriteTransaction?
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     private(set) var version = 0
@@ -71,7 +77,7 @@ public final class Database: @unchecked Sendable {
         self.configuration = configuration
         self.shared = shared
         self.schemas = schemas
-        self.snapshot = snapshot
+        self.pinned = snapshot
         self.isFrozen = frozen
     }
 
@@ -113,6 +119,11 @@ public final class Database: @unchecked Sendable {
     }
 
     func bumpVersion() { version += 1 }
+
+    /// Lets go of the pinned snapshot while a commit publishes: when nothing else holds the
+    /// store's index, the commit then updates it in place instead of copying every trie node
+    /// it touches. REQUIRES: a write is being committed; `snapshot` is set again right after.
+    func releasePinnedSnapshot() { pinned = nil }
 
     /// The version stamp without refreshing (the caller just refreshed).
     var currentVersion: Int { version }

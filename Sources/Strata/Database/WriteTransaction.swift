@@ -10,7 +10,9 @@ final class WriteTransaction {
         case delete
     }
 
-    let base: Snapshot
+    /// The snapshot the write started from; released (see `releaseBase`) while it commits.
+    private var pinnedBase: Snapshot?
+    var base: Snapshot { pinnedBase.unsafelyUnwrapped }
     private(set) var changes: [ObjectKey: Change] = [:]
     private(set) var order: [ObjectKey] = []
     /// Objects that became managed in this write; they are invalidated if it rolls back.
@@ -22,7 +24,11 @@ final class WriteTransaction {
     /// Per secondary-index entry: object keys this write added (true) or removed (false).
     var indexChanges: [StorageKey: [StorageKey: Bool]] = [:]
 
-    init(base: Snapshot) { self.base = base }
+    init(base: Snapshot) { pinnedBase = base }
+
+    /// Drops the base snapshot once the commit batch is built, so the store's index is not
+    /// shared while the commit updates it.
+    func releaseBase() { pinnedBase = nil }
 
     /// Keeps the first error a setter could not throw; the write fails with it at commit.
     func `defer`(_ error: any Error, context: String) {

@@ -20,7 +20,8 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
 
     final class Evaluation: @unchecked Sendable {
         var version = -1
-        var keys: [ObjectKey] = []
+        /// The matches and their fields, so reading an element does not read its record again.
+        var rows: [(key: ObjectKey, fields: [FieldValue])] = []
     }
 
     init(database: Database, schema: ObjectSchema, predicate: QueryNode? = nil, sortKeys: [(index: Int, ascending: Bool)] = []) {
@@ -30,22 +31,29 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
         self.sortKeys = sortKeys
     }
 
-    /// The matching keys, evaluated at most once per database version.
-    private var keys: [ObjectKey] {
+    /// The matches, evaluated at most once per database version.
+    private var rows: [(key: ObjectKey, fields: [FieldValue])] {
         let version = database.readVersion()
         if cache.version != version {
-            cache.keys = evaluate()
+            cache.rows = evaluate()
             cache.version = version
         }
-        return cache.keys
+        return cache.rows
     }
 
-    private func evaluate() -> [ObjectKey] {
+    private func evaluate() -> [(key: ObjectKey, fields: [FieldValue])] {
         var rows: [(key: ObjectKey, fields: [FieldValue])] = []
-        for key in candidateKeys() {
-            guard let fields = database.loadFields(key, schema: schema) else { continue }
-            if let predicate, !QueryEvaluator.matches(predicate, fields) { continue }
-            rows.append((key, fields))
+        if let predicate, let keys = indexedCandidates(predicate) {
+            for key in keys {
+                guard let fields = database.loadFields(key, schema: schema),
+                      QueryEvaluator.matches(predicate, fields) else { continue }
+                rows.append((key, fields))
+            }
+        } else {
+            database.forEachObject(of: schema) { key, fields in
+                if let predicate, !QueryEvaluator.matches(predicate, fields) { return }
+                rows.append((key, fields))
+            }
         }
         if !sortKeys.isEmpty {
             rows.sort { lhs, rhs in
@@ -56,15 +64,13 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
                 return false
             }
         }
-        return rows.map(\.key)
+        return rows
     }
 
-    /// The keys that may match: from the primary key or a secondary index when the predicate
-    /// requires equality on one, otherwise every object of the class.
-    private func candidateKeys() -> [ObjectKey] {
-        guard let predicate, let (property, value) = Self.equalityTerm(in: predicate, schema: schema) else {
-            return database.keys(of: schema)
-        }
+    /// The keys that may match when the predicate requires equality on the primary key or an
+    /// indexed property; nil when every object of the class must be looked at.
+    private func indexedCandidates(_ predicate: QueryNode) -> [ObjectKey]? {
+        guard let (property, value) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
         if property.isPrimaryKey {
             guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { return [] }
             return [ObjectKey(classID: schema.classID, key: key)]
@@ -91,17 +97,17 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
     // MARK: Collection
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int { rows.count }
 
     /// The object at `position`.
     /// - Complexity: O(1) after the first evaluation for the current version.
     public subscript(position: Int) -> Element {
-        let key = keys[position]
-        return database.materialize(key, schema: schema) as! Element
+        let row = rows[position]
+        return database.materialize(row.key, schema: schema, fields: row.fields) as! Element
     }
 
     /// The number of matching objects.
-    public var count: Int { keys.count }
+    public var count: Int { rows.count }
 
     // MARK: Refining
 

@@ -79,6 +79,7 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         self.primaryKeyIndex = primaryKeyIndex
         indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }
         defaultFields = properties.map { $0.accessor.defaultField() }
+        mayHoldLinks = properties.contains { $0.mayHoldLinks }
         indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
     }
 
@@ -111,7 +112,7 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     var readsPlainField: [Bool] = []
 
     /// Whether any property can hold links (so changes must maintain the backlink index).
-    var mayHoldLinks: Bool { properties.contains { $0.mayHoldLinks } }
+    let mayHoldLinks: Bool
 
     /// The property named `name`, or nil.
     public subscript(name: String) -> PropertySchema? {
