@@ -96,7 +96,10 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
 
     // MARK: Collection
 
+    /// The first position: 0.
     public var startIndex: Int { 0 }
+    /// One past the last position: the number of matches.
+    /// - Complexity: O(n) the first time for a database version (the query runs), then O(1).
     public var endIndex: Int { rows.count }
 
     /// The object at `position`.
