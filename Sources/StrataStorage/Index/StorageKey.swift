@@ -1,22 +1,25 @@
 // StorageKey: the key of a record, a short byte string.
 //
 // Keys of up to 15 bytes (every integer, ObjectId and UUID key of the object layer) are held
-// inline in two words, with no heap allocation; longer keys live in an array beside them.
+// inline in two words, with no heap allocation, so hashing and comparing them is a few
+// instructions. Longer keys live in an array.
 //
-//   w0: bytes 0…7 │ w1: bytes 8…14, length in byte 15 │ long: nil      (the words' memory image)
-//   w0, w1: 0     │                                    │ long: the bytes (16 bytes or more)
+//   inline:  ┌── w0: bytes 0…7 ──┐┌── w1: bytes 8…14 │ length ──┐   (the words' memory image)
 //
-// A plain struct rather than an enum with an array case: copying an inline key is copying two
-// words and a nil, with no switch over cases, and hashing and equality look at two words. A key
-// of 15 bytes or fewer is always inline, so equal keys always have equal representations.
+// A key of 15 bytes or fewer is always inline, so equal keys always have equal representations.
 
 /// The key of a stored value: up to 65,535 bytes.
 ///
 /// Keys are compared byte by byte. `StorageKey` is an immutable value and is `Sendable`.
-public struct StorageKey: Sendable {
-    @usableFromInline let w0: UInt64
-    @usableFromInline let w1: UInt64
-    @usableFromInline let long: [UInt8]?
+public struct StorageKey: Hashable, Sendable {
+    @usableFromInline
+    enum Representation: Hashable, Sendable {
+        case inline(UInt64, UInt64)
+        case heap([UInt8])
+    }
+
+    @usableFromInline
+    let representation: Representation
 
     /// The largest key length kept without a heap allocation.
     public static let inlineCapacity = 15
@@ -36,13 +39,9 @@ public struct StorageKey: Sendable {
                 }
                 raw[15] = UInt8(truncatingIfNeeded: bytes.count)
             }
-            w0 = words.0
-            w1 = words.1
-            long = nil
+            representation = .inline(words.0, words.1)
         } else {
-            w0 = 0
-            w1 = 0
-            long = Array(bytes)
+            representation = .heap(Array(bytes))
         }
     }
 
@@ -53,9 +52,7 @@ public struct StorageKey: Sendable {
         // Memory image of the inline form: the 8 big-endian bytes, then length 8 in byte 15.
         var lengthWord: UInt64 = 0
         Swift.withUnsafeMutableBytes(of: &lengthWord) { $0[7] = 8 }
-        w0 = value.bigEndian
-        w1 = lengthWord
-        long = nil
+        representation = .inline(value.bigEndian, lengthWord)
     }
 
     /// Makes a key from the UTF-8 bytes of a string.
@@ -67,40 +64,29 @@ public struct StorageKey: Sendable {
     /// The number of bytes in the key.
     @inlinable
     public var count: Int {
-        if let long { return long.count }
-        return Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
+        switch representation {
+        case .inline(_, let w1): return Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
+        case .heap(let bytes): return bytes.count
+        }
     }
 
     /// Calls `body` with the key's bytes.
     @inlinable
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        if let long { return try long.withUnsafeBytes(body) }
-        var words = (w0, w1)
-        let count = Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
-        return try Swift.withUnsafeBytes(of: &words) {
-            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+        switch representation {
+        case .inline(let w0, let w1):
+            var words = (w0, w1)
+            let count = Int(Swift.withUnsafeBytes(of: w1) { $0[7] })
+            return try Swift.withUnsafeBytes(of: &words) {
+                try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+            }
+        case .heap(let bytes):
+            return try bytes.withUnsafeBytes(body)
         }
     }
 
     /// The key's bytes.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
-}
-
-extension StorageKey: Hashable {
-    @inlinable
-    public static func == (lhs: StorageKey, rhs: StorageKey) -> Bool {
-        lhs.w0 == rhs.w0 && lhs.w1 == rhs.w1 && lhs.long == rhs.long
-    }
-
-    @inlinable
-    public func hash(into hasher: inout Hasher) {
-        if let long {
-            long.withUnsafeBytes { hasher.combine(bytes: $0) }
-        } else {
-            hasher.combine(w0)
-            hasher.combine(w1)
-        }
-    }
 }
 
 extension StorageKey: Comparable {
