@@ -316,6 +316,17 @@ final class ObjectModelTests: DatabaseTestCase {
         XCTAssertFalse(frozen.thaw().isFrozen)
     }
 
+    func testAFrozenObjectCanBeSentToAnotherTask() async throws {
+        let db = try open()
+        let dog = Dog()
+        dog.name = "Rex"
+        try db.write { try db.add(dog) }
+        let frozen = dog.freeze()            // `sending`: a disconnected value another task may take
+        try db.write { dog.name = "Max" }
+        let name = await Task.detached { frozen.name }.value
+        XCTAssertEqual(name, "Rex")
+    }
+
     func testFrozenObjectsAreSendable() throws {
         let db = try open()
         let dog = Dog()

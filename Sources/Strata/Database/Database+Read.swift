@@ -67,6 +67,18 @@ extension Database {
         return materialize(key, schema: schema, fields: fields)
     }
 
+    /// A new accessor for the object at `key`, referred to by nothing else (so it may be sent to
+    /// another task); nil when the object does not exist in this view.
+    func frozenCopy<T: ObjectBase>(of key: ObjectKey, schema: ObjectSchema, as type: T.Type) -> sending T? {
+        guard let fields = loadFields(key, schema: schema) else { return nil }
+        let object = T()
+        let state = ObjectState(database: self, schema: schema, key: key)
+        state.prime(fields)
+        object._strataState = state
+        for property in schema.properties { property.accessor.markManaged(object, index: property.index) }
+        return object
+    }
+
     /// Makes a managed accessor object for an existing key; `fields`, when the caller just
     /// read them, save reading them again.
     func materialize(_ key: ObjectKey, schema: ObjectSchema, fields: [FieldValue]? = nil) -> ObjectBase {

@@ -35,13 +35,13 @@ open class Object: ObjectBase {
     public var database: Database? { _strataState?.database }
 
     /// An immutable copy of this managed object as of the latest commit, safe to use from any
-    /// thread. An unmanaged object cannot be frozen.
+    /// thread. The result is `sending`: a new object no one else refers to, which may be handed
+    /// to another task or thread (`Task.detached { frozen.name }`).
     /// - Precondition: the object is managed and valid.
-    public func freeze() -> Self {
+    public func freeze() -> sending Self {
         guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
-        if state.database.isFrozen { return self }
-        let frozen = state.database.freeze()
-        guard let copy = frozen.object(for: state.key, schema: state.schema) as? Self else {
+        let frozen = state.database.isFrozen ? state.database : state.database.freeze()
+        guard let copy = frozen.frozenCopy(of: state.key, schema: state.schema, as: Self.self) else {
             preconditionFailure("\(Self.className): the object has been deleted or invalidated")
         }
         return copy
