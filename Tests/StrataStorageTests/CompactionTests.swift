@@ -758,30 +758,13 @@ final class CompactionTests: XCTestCase {
 
     // MARK: - Crashes
 
-    /// The policies tried at each sync point, as in CrashRecoveryTests.
-    func policies(at point: Int) -> [(String, MemoryFileSystem.CrashPolicy)] {
-        [("keepAll", .keepAll), ("dropAll", .dropAll),
-         ("random-a", .random(seed: UInt64(point) &* 31 &+ 1)),
-         ("random-b", .random(seed: UInt64(point) &* 131 &+ 7))]
-    }
 
     /// Runs the workload, compacting after the commits in `compactAfter`, until the
     /// file system's `crashAt`-th sync; captures the crash images there.
     func runUntilCrash(
         _ batches: [WriteBatch], durabilities: [Durability], compactAfter: Set<Int>, crashAt: Int?
     ) -> (images: [(String, MemoryFileSystem)], acknowledged: Int, syncs: Int, compactions: Int) {
-        let fileSystem = MemoryFileSystem()
-        let images = Locked<[(String, MemoryFileSystem)]>([])
-        if let crashAt {
-            let policies = policies(at: crashAt)
-            fileSystem.setSyncHook { [unowned fileSystem] event in
-                guard event.number == crashAt else { return }
-                images.withLock { captured in
-                    for (name, policy) in policies { captured.append((name, fileSystem.crashImage(policy))) }
-                }
-                throw SimulatedCrash()
-            }
-        }
+        let (fileSystem, images) = crashingFileSystem(at: crashAt)
         var acknowledged = 0
         var compactions = 0
         do {

@@ -1,4 +1,3 @@
-import Synchronization
 import XCTest
 @testable import StrataStorage
 
@@ -8,31 +7,12 @@ import XCTest
 final class CrashRecoveryTests: XCTestCase {
     static let commits = 200
 
-    /// The policies tried at each sync point: keep everything unsynced, lose it all, and two
-    /// random mixes of kept, lost and torn writes and directory entries.
-    func policies(at point: Int) -> [(String, MemoryFileSystem.CrashPolicy)] {
-        [("keepAll", .keepAll), ("dropAll", .dropAll),
-         ("random-a", .random(seed: UInt64(point) &* 31 &+ 1)),
-         ("random-b", .random(seed: UInt64(point) &* 131 &+ 7))]
-    }
-
     /// Runs the workload until the file system's `crashAt`-th sync, capturing the crash images
     /// there. Returns the images and, for each commit, whether it was acknowledged.
     func runUntilCrash(
         _ batches: [WriteBatch], durabilities: [Durability], crashAt: Int?
     ) -> (images: [(String, MemoryFileSystem)], acknowledged: Int, syncs: Int) {
-        let fileSystem = MemoryFileSystem()
-        let images = Locked<[(String, MemoryFileSystem)]>([])
-        if let crashAt {
-            let policies = policies(at: crashAt)
-            fileSystem.setSyncHook { [unowned fileSystem] event in
-                guard event.number == crashAt else { return }
-                images.withLock { captured in
-                    for (name, policy) in policies { captured.append((name, fileSystem.crashImage(policy))) }
-                }
-                throw SimulatedCrash()
-            }
-        }
+        let (fileSystem, images) = crashingFileSystem(at: crashAt)
         var acknowledged = 0
         do {
             let store = try openStore(fileSystem)

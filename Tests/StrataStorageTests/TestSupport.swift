@@ -83,3 +83,29 @@ func prefixStates(of batches: [WriteBatch]) -> [Contents] {
 }
 
 struct SimulatedCrash: Error {}
+
+/// The crash images taken at each sync point: keep everything unsynced, lose it all, and two
+/// random mixes of kept, lost and torn writes and directory entries.
+func crashPolicies(at point: Int) -> [(String, MemoryFileSystem.CrashPolicy)] {
+    [("keepAll", .keepAll), ("dropAll", .dropAll),
+     ("random-a", .random(seed: UInt64(point) &* 31 &+ 1)),
+     ("random-b", .random(seed: UInt64(point) &* 131 &+ 7))]
+}
+
+/// An in-memory file system that, at its `crashAt`-th sync (if any), captures a crash image per
+/// policy of `crashPolicies(at:)` and then fails that sync, as a crash stops the writer there.
+func crashingFileSystem(at crashAt: Int?) -> (MemoryFileSystem, Locked<[(String, MemoryFileSystem)]>) {
+    let fileSystem = MemoryFileSystem()
+    let images = Locked<[(String, MemoryFileSystem)]>([])
+    if let crashAt {
+        let policies = crashPolicies(at: crashAt)
+        fileSystem.setSyncHook { [unowned fileSystem] event in
+            guard event.number == crashAt else { return }
+            images.withLock { captured in
+                for (name, policy) in policies { captured.append((name, fileSystem.crashImage(policy))) }
+            }
+            throw SimulatedCrash()
+        }
+    }
+    return (fileSystem, images)
+}
