@@ -25,6 +25,7 @@ let package = Package(
         .target(
             name: "ObjectWorkloads",
             dependencies: [
+                "StorageWorkloads",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),

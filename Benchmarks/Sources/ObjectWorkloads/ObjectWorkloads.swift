@@ -9,6 +9,7 @@
 // Every database lives in a scratch directory under /tmp that the caller removes afterwards.
 
 import Foundation
+import StorageWorkloads
 import GRDB
 import Strata
 import StrataStorage
@@ -73,40 +74,11 @@ public enum ObjectWorkloads {
 
     // MARK: Timing
 
-    /// Wall-clock and CPU time (this process, all threads) of one run of a workload, in seconds.
-    public struct Timing: Sendable {
-        public var wall: Double
-        public var cpu: Double
-        /// Operations per second of wall-clock time.
-        public func rate(_ operations: Int) -> Double { Double(operations) / wall }
-        /// Operations per second of CPU time: what one idle core would do, waits for the disk
-        /// (fsync) excluded.
-        public func cpuRate(_ operations: Int) -> Double { Double(operations) / cpu }
-        /// Wall-clock nanoseconds per operation.
-        public func nanoseconds(per operations: Int) -> Double { wall * 1e9 / Double(operations) }
-        /// CPU nanoseconds per operation.
-        public func cpuNanoseconds(per operations: Int) -> Double { cpu * 1e9 / Double(operations) }
-    }
-
-    static func cpuSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    static func wallSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    /// Wall-clock and CPU time of one run: the storage benchmarks' measure, shared.
+    public typealias Timing = Workloads.Timing
 
     /// Runs `body` and returns how long it took.
-    public static func timed(_ body: () throws -> Void) rethrows -> Timing {
-        let wall0 = wallSeconds(), cpu0 = cpuSeconds()
-        try body()
-        let cpu1 = cpuSeconds(), wall1 = wallSeconds()
-        return Timing(wall: wall1 - wall0, cpu: cpu1 - cpu0)
-    }
+    public static func timed(_ body: () throws -> Void) rethrows -> Timing { try Workloads.timed(body) }
 
     // MARK: The data
 

@@ -57,6 +57,10 @@ public enum Workloads {
         /// Operations per second of CPU time: what one idle core would do, waits for the disk
         /// (fsync) excluded.
         public func cpuRate(_ operations: Int) -> Double { Double(operations) / cpu }
+        /// Wall-clock nanoseconds per operation.
+        public func nanoseconds(per operations: Int) -> Double { wall * 1e9 / Double(operations) }
+        /// CPU nanoseconds per operation.
+        public func cpuNanoseconds(per operations: Int) -> Double { cpu * 1e9 / Double(operations) }
     }
 
     static func cpuSeconds() -> Double {
