@@ -82,24 +82,6 @@ public enum ObjectWorkloads {
 
     // MARK: The data
 
-    /// SplitMix64: a small, fast, well-mixed PRNG.
-    public struct SplitMix64 {
-        var state: UInt64
-        public init(seed: UInt64) { state = seed }
-        @inline(__always)
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in 0..<bound (multiply-shift; bias is negligible for these bounds).
-        @inline(__always)
-        public mutating func next(below bound: UInt64) -> UInt64 {
-            next().multipliedFullWidth(by: bound).high
-        }
-    }
 
     /// The fields of object `i`: name "item-" + 11 zero-padded digits (16 ASCII characters),
     /// age in 0..<100 and a score in [0, 1000), both from a hash of `i`.

@@ -121,24 +121,6 @@ public enum Workloads {
 
     // MARK: Gets
 
-    /// SplitMix64: a small, fast, well-mixed PRNG.
-    public struct SplitMix64 {
-        var state: UInt64
-        public init(seed: UInt64) { state = seed }
-        @inline(__always)
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in 0..<bound (multiply-shift; bias is negligible for these bounds).
-        @inline(__always)
-        public mutating func next(below bound: UInt64) -> UInt64 {
-            next().multipliedFullWidth(by: bound).high
-        }
-    }
 
     /// Reads `gets` values at random keys in 0..<keyCount from `snapshot` through
     /// `withValue`, touching every value's first and last byte. Returns a checksum of what it
@@ -225,5 +207,13 @@ public enum Workloads {
         let empty = try growth(emptyDirectory)
         let full = try growth(fullDirectory)
         return IndexMemory(keys: keys, empty: empty, full: full)
+    }
+}
+
+extension SplitMix64 {
+    /// Uniform in 0..<bound (multiply-shift; bias is negligible for these bounds).
+    @inline(__always)
+    public mutating func next(below bound: UInt64) -> UInt64 {
+        next().multipliedFullWidth(by: bound).high
     }
 }
