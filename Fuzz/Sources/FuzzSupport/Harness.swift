@@ -287,3 +287,41 @@ public struct Fixtures: Sendable {
     /// The 64-byte header of segment 1.
     public var segmentHeader: [UInt8] { Array(emptySegment.prefix(Layout.segmentHeaderSize)) }
 }
+
+/// Recovers the same files three ways — read-only, salvage, read-write — and checks that they
+/// agree: salvage keeps what read-only keeps, read-write recovers what read-only does, and a
+/// successful read-write open survives a commit and a reopen (`probeRoundTrip`).
+/// `readWriteMayCreate`: with no MANIFEST a read-write open creates a store where read-only
+/// finds none.
+public func recoverThreeWays(
+    _ files: [(String, [UInt8])], readWriteMayCreate: Bool, segmentNumbersExhausted: Bool = false
+) {
+    let readOnlyStore = open(.readOnly, fileSystem(with: files), "read-only")
+    let readOnly = readOnlyStore.map { readEverything($0, "read-only") }
+
+    let salvageStore = open(.salvage, fileSystem(with: files), "salvage")
+    let salvage = salvageStore.map { readEverything($0, "salvage") }
+    if let readOnly {
+        guard let salvage else { fatalError("read-only open succeeded but salvage failed") }
+        if salvage != readOnly {
+            fatalError("salvage and read-only recovered different data: \(describeDifference(readOnly, salvage))")
+        }
+    }
+
+    let writable = fileSystem(with: files)
+    let readWriteStore = open(.readWrite, writable, "read-write")
+    let readWrite = readWriteStore.map { readEverything($0, "read-write") }
+    switch (readOnly, readWrite) {
+    case (nil, nil): break
+    case (let readOnly?, let readWrite?):
+        if readOnly != readWrite {
+            fatalError("read-only and read-write recovered different data: \(describeDifference(readOnly, readWrite))")
+        }
+    case (nil, _?) where readWriteMayCreate: break
+    case (nil, _?): fatalError("read-write open succeeded where read-only failed")
+    case (_?, nil): fatalError("read-only open succeeded where read-write failed")
+    }
+    if let readWriteStore, let readWrite {
+        probeRoundTrip(readWriteStore, writable, contents: readWrite, "read-write", segmentNumbersExhausted: segmentNumbersExhausted)
+    }
+}

@@ -61,36 +61,9 @@ public func runManifestInput(_ input: [UInt8]) -> CInt {
         files.append((FuzzPath.segment(Int(number)), bytes))
     }
 
-    let readOnlyStore = open(.readOnly, fileSystem(with: files), "read-only")
-    let readOnly = readOnlyStore.map { readEverything($0, "read-only") }
-
-    let salvageStore = open(.salvage, fileSystem(with: files), "salvage")
-    let salvage = salvageStore.map { readEverything($0, "salvage") }
-    if let readOnly {
-        guard let salvage else { fatalError("read-only open succeeded but salvage failed") }
-        if salvage != readOnly {
-            fatalError("salvage and read-only recovered different data: \(describeDifference(readOnly, salvage))")
-        }
-    }
-
-    let writable = fileSystem(with: files)
-    let readWriteStore = open(.readWrite, writable, "read-write")
-    let readWrite = readWriteStore.map { readEverything($0, "read-write") }
-    switch (readOnly, readWrite) {
-    case (nil, nil): break
-    case (let readOnly?, let readWrite?):
-        if readOnly != readWrite {
-            fatalError("read-only and read-write recovered different data: \(describeDifference(readOnly, readWrite))")
-        }
-    case (nil, _?) where !hasManifest: break
-    case (nil, _?): fatalError("read-write open succeeded where read-only failed")
-    case (_?, nil): fatalError("read-only open succeeded where read-write failed")
-    }
-    if let readWriteStore, let readWrite {
-        probeRoundTrip(
-            readWriteStore, writable, contents: readWrite, "read-write",
-            segmentNumbersExhausted: files.contains { $0.0 == FuzzPath.segment(Int(UInt32.max)) })
-    }
+    recoverThreeWays(
+        files, readWriteMayCreate: !hasManifest,
+        segmentNumbersExhausted: files.contains { $0.0 == FuzzPath.segment(Int(UInt32.max)) })
     return 0
 }
 

@@ -46,32 +46,6 @@ public func runSegmentInput(_ input: [UInt8]) -> CInt {
 
     let files = [(FuzzPath.manifest, fixtures.manifest), (FuzzPath.segment(1), segment)]
 
-    let readOnlyStore = open(.readOnly, fileSystem(with: files), "read-only")
-    let readOnly = readOnlyStore.map { readEverything($0, "read-only") }
-
-    let salvageStore = open(.salvage, fileSystem(with: files), "salvage")
-    let salvage = salvageStore.map { readEverything($0, "salvage") }
-    if let readOnly {
-        guard let salvage else { fatalError("read-only open succeeded but salvage failed") }
-        if salvage != readOnly {
-            fatalError("salvage and read-only recovered different data: \(describeDifference(readOnly, salvage))")
-        }
-    }
-
-    let writable = fileSystem(with: files)
-    let readWriteStore = open(.readWrite, writable, "read-write")
-    let readWrite = readWriteStore.map { readEverything($0, "read-write") }
-    switch (readOnly, readWrite) {
-    case (nil, nil): break
-    case (let readOnly?, let readWrite?):
-        if readOnly != readWrite {
-            fatalError("read-only and read-write recovered different data: \(describeDifference(readOnly, readWrite))")
-        }
-    case (nil, _?): fatalError("read-write open succeeded where read-only failed")
-    case (_?, nil): fatalError("read-only open succeeded where read-write failed")
-    }
-    if let readWriteStore, let readWrite {
-        probeRoundTrip(readWriteStore, writable, contents: readWrite, "read-write")
-    }
+    recoverThreeWays(files, readWriteMayCreate: false)
     return 0
 }
