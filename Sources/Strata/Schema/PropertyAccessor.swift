@@ -29,8 +29,6 @@ protocol PropertyAccessing: Sendable {
     func options(of object: ObjectBase) -> PersistedOptions
     /// The value an unmanaged object holds, converted for storage.
     func storedValue(of object: ObjectBase, context: Database?) throws -> FieldValue
-    /// Whether the object's property still holds its own value (it is not managed).
-    func isUnmanaged(_ object: ObjectBase) -> Bool
     /// Points the property at its database: reads and writes go through the object's state.
     func markManaged(_ object: ObjectBase, index: Int)
     /// Gives the property a value of its own again (the object stops being managed).
@@ -63,11 +61,6 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
         case .unmanaged(let value): return try value._strataWrite(context)
         case .managed(let index): return try object._strataState!.read(index, as: Value.self)._strataWrite(context)
         }
-    }
-
-    func isUnmanaged(_ object: ObjectBase) -> Bool {
-        if case .unmanaged = storage(object).pointee.storage { return true }
-        return false
     }
 
     func markManaged(_ object: ObjectBase, index: Int) {
