@@ -73,7 +73,6 @@ extension Persisted {
     /// The inverse of `originProperty` on `O`: the `O` objects whose `originProperty` links to
     /// this object.
     public init<O: Object>(originProperty: String) where Value == LinkingObjects<O> {
-        storage = .unmanaged(LinkingObjects(fromType: O.self, property: originProperty))
-        options = PersistedOptions()
+        self.init(value: LinkingObjects(fromType: O.self, property: originProperty), options: PersistedOptions())
     }
 }

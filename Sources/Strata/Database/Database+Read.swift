@@ -39,14 +39,13 @@ extension Database {
             case .delete: return nil
             }
         }
-        let decoded: [FieldValue.Field]?
         do {
-            decoded = try snapshot.withValue(for: key.key, in: Keyspace(key.classID)) { try RecordCodec.decode($0) }
+            return try snapshot.withValue(for: key.key, in: Keyspace(key.classID)) {
+                try RecordCodec.decodeFields($0, schema: schema)
+            }
         } catch {
             preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
         }
-        guard let decoded else { return nil }
-        return schema.positionalFields(decoded)
     }
 
     /// A managed view of an embedded object stored in a parent's property.
@@ -64,7 +63,7 @@ extension Database {
     /// A managed object for `key`, or nil when it does not exist in this view.
     func object(for key: ObjectKey, schema: ObjectSchema) -> ObjectBase? {
         guard let fields = loadFields(key, schema: schema) else { return nil }
-        return materialize(key, schema: schema, fields: fields)
+        return materialize(key, schema: schema, source: .fields(fields), version: currentVersion)
     }
 
     /// A new accessor for the object at `key`, referred to by nothing else (so it may be sent to
@@ -73,53 +72,88 @@ extension Database {
         guard let fields = loadFields(key, schema: schema) else { return nil }
         let object = T()
         let state = ObjectState(database: self, schema: schema, key: key)
-        state.prime(fields)
+        state.prime(fields, version: currentVersion)
         object._strataState = state
         for property in schema.properties { property.accessor.markManaged(object, index: property.index) }
         return object
     }
 
-    /// Makes a managed accessor object for an existing key; `fields`, when the caller just
-    /// read them, save reading them again.
-    func materialize(_ key: ObjectKey, schema: ObjectSchema, fields: [FieldValue]? = nil) -> ObjectBase {
+    /// Where a read found an object's fields: decoded, or still in their record.
+    enum FieldSource {
+        case fields([FieldValue])
+        case record(Snapshot.Entry)
+    }
+
+    /// Makes a managed accessor object for an existing key. `source`, what the caller read
+    /// at the view's version `version`, saves reading the record again while the view is there.
+    func materialize(_ key: ObjectKey, schema: ObjectSchema, source: FieldSource? = nil, version: Int = -1) -> ObjectBase {
         let object = schema.type.init()
-        attach(object, key: key, schema: schema, fields: fields)
+        attach(object, key: key, schema: schema, source: source, version: version)
         return object
     }
 
     /// Points an object's properties at this database.
-    func attach(_ object: ObjectBase, key: ObjectKey, schema: ObjectSchema, fields: [FieldValue]? = nil) {
+    func attach(_ object: ObjectBase, key: ObjectKey, schema: ObjectSchema, source: FieldSource? = nil, version: Int = -1) {
         let state = ObjectState(database: self, schema: schema, key: key)
-        if let fields { state.prime(fields) }
+        switch source {
+        case .fields(let fields)?: state.prime(fields, version: version)
+        case .record(let record)?: state.prime(record: record, version: version)
+        case nil: break
+        }
         object._strataState = state
         for property in schema.properties {
             property.accessor.markManaged(object, index: property.index)
         }
     }
 
-    /// Calls `body` with every object of a class in this view and its fields, reading each
-    /// record once (one pass over the class's keyspace; the open write's changes applied).
-    func forEachObject(of schema: ObjectSchema, _ body: (ObjectKey, [FieldValue]) -> Void) {
+    /// Calls `body` with every object of a class in this view and where its fields are: the
+    /// record (not decoded) for a stored object, the fields for one the open write changed.
+    func forEachEntry(of schema: ObjectSchema, _ body: (ObjectKey, FieldSource) -> Void) {
         _ = readVersion()
-        let keyspace = Keyspace(schema.classID)
         let source = transaction?.base ?? snapshot
-        do {
-            try source.forEach(in: keyspace) { storageKey, bytes in
-                let key = ObjectKey(classID: schema.classID, key: storageKey)
-                if let change = transaction?.change(for: key) {
-                    if case .put(_, let fields) = change { body(key, fields) }
-                } else {
-                    body(key, schema.positionalFields(try RecordCodec.decode(bytes)))
-                }
-                return true
+        for entry in source.entries(in: Keyspace(schema.classID)) {
+            let key = ObjectKey(classID: schema.classID, key: entry.key)
+            if let change = transaction?.change(for: key) {
+                if case .put(_, let fields) = change { body(key, .fields(fields)) }
+            } else {
+                body(key, .record(entry))
             }
-        } catch {
-            preconditionFailure("\(schema.className): reading stored objects failed: \(error)")
         }
         if let transaction {
             for key in transaction.addedKeys(classID: schema.classID) {
-                if case .put(_, let fields)? = transaction.change(for: key) { body(key, fields) }
+                if case .put(_, let fields)? = transaction.change(for: key) { body(key, .fields(fields)) }
             }
+        }
+    }
+
+    /// Calls `body` with every object of a class in this view and its fields, reading each
+    /// record once (the open write's changes applied).
+    func forEachObject(of schema: ObjectSchema, _ body: (ObjectKey, [FieldValue]) -> Void) {
+        forEachEntry(of: schema) { key, source in
+            switch source {
+            case .fields(let fields): body(key, fields)
+            case .record(let record): body(key, decodeFields(of: record, schema: schema))
+            }
+        }
+    }
+
+    /// The fields in a record of this view's snapshot.
+    func decodeFields(of record: Snapshot.Entry, schema: ObjectSchema) -> [FieldValue] {
+        do {
+            return try snapshot.withValue(of: record) { try RecordCodec.decodeFields($0, schema: schema) }
+        } catch {
+            preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
+        }
+    }
+
+    /// One field of a record of this view's snapshot.
+    func decodeField(_ index: Int, of record: Snapshot.Entry, schema: ObjectSchema) -> FieldValue {
+        do {
+            let id = schema.properties[index].propertyID
+            return try snapshot.withValue(of: record) { try RecordCodec.decodeField($0, propertyID: id) }
+                ?? schema.defaultFields[index]
+        } catch {
+            preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
         }
     }
 }

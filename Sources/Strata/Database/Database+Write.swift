@@ -135,6 +135,7 @@ extension Database {
                 isNew = false
                 if object.isPrimaryKeyReference {
                     attach(object, key: key, schema: schema)
+                    releaseUnmanagedValues(of: object, schema: schema)
                     return key
                 }
                 switch update {
@@ -144,6 +145,7 @@ extension Database {
                         "\(schema.className) with primary key \(PrimaryKeyDisplay.text(fields[primaryKey.index])) already exists")
                 case .modified where existing == fields:
                     attach(object, key: key, schema: schema)
+                    releaseUnmanagedValues(of: object, schema: schema)
                     return key
                 case .modified, .all:
                     break
@@ -153,10 +155,20 @@ extension Database {
             key = ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey())
         }
         recordChange(key, schema: schema, .put(schema, fields))
-        attach(object, key: key, schema: schema, fields: fields)
+        attach(object, key: key, schema: schema, source: .fields(fields), version: currentVersion)
+        releaseUnmanagedValues(of: object, schema: schema)
         // Only an object this write created disappears if the write is cancelled.
         if isNew { transaction.attached.append(object) }
         return key
+    }
+
+    /// Drops the values an object held before it became managed: they are read no more, and
+    /// the objects they refer to must not stay alive (or in a cycle) through them.
+    private func releaseUnmanagedValues(of object: ObjectBase, schema: ObjectSchema) {
+        guard schema.mayHoldLinks else { return }
+        for property in schema.properties where property.mayHoldLinks {
+            property.accessor.releaseUnmanagedValue(object)
+        }
     }
 
     /// Deletes a managed object. Links to it read as nil afterwards; the object is invalidated.

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Not API: what a managed object knows of its database — which database view it reads
 /// through, its class, where its fields live, and a cache of them for the view's version.
 ///
@@ -17,6 +19,11 @@ public final class ObjectState {
     let tracer: KeyPathTracer?
     private var cachedVersion = -1
     private var fields: [FieldValue] = []
+    /// The record the fields are in, not decoded yet (valid while the view is at
+    /// `cachedVersion`): an object handed out by a scan decodes its first plain property read
+    /// alone, and every field at the second.
+    private var pendingRecord: Snapshot.Entry?
+    private var pendingReads = 0
     /// Keeps the database alive as long as one of its objects is.
     private let retainedDatabase: Database
 
@@ -36,19 +43,30 @@ public final class ObjectState {
         self.tracer = tracer
     }
 
-    /// Seeds the cache with fields just read for the view's current version.
-    func prime(_ fields: [FieldValue]) {
+    /// Seeds the cache with fields read at the view's version `version`.
+    func prime(_ fields: [FieldValue], version: Int) {
         self.fields = fields
-        cachedVersion = database.currentVersion
+        cachedVersion = version
+    }
+
+    /// Seeds the cache with the record that holds the fields at the view's version `version`,
+    /// to decode when a property is read.
+    func prime(record: Snapshot.Entry, version: Int) {
+        pendingRecord = record
+        cachedVersion = version
     }
 
     /// The current fields, in property order, or nil when the object no longer exists.
     func currentFields() -> [FieldValue]? {
         let version = database.readVersion()
         if version != cachedVersion {
+            pendingRecord = nil
             guard let loaded = loadFields() else { return nil }
             fields = loaded
             cachedVersion = version
+        } else if let record = pendingRecord {
+            fields = database.decodeFields(of: record, schema: schema)
+            pendingRecord = nil
         }
         return fields
     }
@@ -75,6 +93,10 @@ public final class ObjectState {
     @usableFromInline
     func plainField(_ index: Int) -> FieldValue? {
         guard tracer == nil, schema.readsPlainField[index] else { return nil }
+        if let record = pendingRecord, pendingReads == 0, database.readVersion() == cachedVersion {
+            pendingReads = 1
+            return database.decodeField(index, of: record, schema: schema)
+        }
         return currentFields()?[index]
     }
 

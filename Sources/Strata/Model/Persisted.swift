@@ -16,17 +16,27 @@
 /// Thread safety: as the object that holds it.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    @usableFromInline
-    enum Storage {
-        case unmanaged(Value)
-        case managed(index: Int)
-    }
+    // Layout (relied on by `PropertyAccessor`, which checks it once per property): the index
+    // first, at offset 0, so that making an object managed stores one integer without any
+    // generic code; then the value.
 
+    /// The property's index in its class once the object is managed; -1 while it is not.
     @usableFromInline
-    var storage: Storage
+    var managedIndex: Int
+    /// The value of an unmanaged object (what it was given, or its default). Kept, but no
+    /// longer read, once the object is managed.
+    @usableFromInline
+    var value: Value
     /// Declared options, read once per class when the schema is built.
     @usableFromInline
     let options: PersistedOptions
+
+    @usableFromInline
+    init(value: Value, options: PersistedOptions) {
+        managedIndex = -1
+        self.value = value
+        self.options = options
+    }
 
     /// Not available: `@Persisted` works only on `Object` and `EmbeddedObject` subclasses.
     @available(*, unavailable, message: "@Persisted can only be used on Object and EmbeddedObject subclasses")
@@ -40,15 +50,13 @@ public struct Persisted<Value: _Persistable> {
     /// `ObjectId`…).
     @inlinable
     public init() {
-        storage = .unmanaged(Value._strataDefault())
-        options = PersistedOptions()
+        self.init(value: Value._strataDefault(), options: PersistedOptions())
     }
 
     /// A property with a default value.
     @inlinable
     public init(wrappedValue: Value) {
-        storage = .unmanaged(wrappedValue)
-        options = PersistedOptions()
+        self.init(value: wrappedValue, options: PersistedOptions())
     }
 
     /// The object's property, read or written through the object's database once it is managed.
@@ -62,26 +70,22 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            switch object[keyPath: storageKeyPath].storage {
-            case .unmanaged(let value):
-                return value
-            case .managed(let index):
-                let state = object._strataState.unsafelyUnwrapped
-                // Scalars and links: the stored field converts here, specialized for Value.
-                if let field = state.plainField(index) { return Value._strataRead(field, state.context) }
-                return state.read(index, as: Value.self)
-            }
+            let index = object[keyPath: storageKeyPath].managedIndex
+            guard index >= 0 else { return object[keyPath: storageKeyPath].value }
+            let state = object._strataState.unsafelyUnwrapped
+            // Scalars and links: the stored field converts here, specialized for Value.
+            if let field = state.plainField(index) { return Value._strataRead(field, state.context) }
+            return state.read(index, as: Value.self)
         }
         set {
             // An unmanaged object (the common case while building objects to add) stores the
-            // value in place: one projection, no read of the old storage first.
+            // value in place.
             guard let state = object._strataState else {
-                object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
+                object[keyPath: storageKeyPath].value = newValue
                 return
             }
-            guard case .managed(let index) = object[keyPath: storageKeyPath].storage else {
-                preconditionFailure("\(EnclosingSelf.className): a managed object's property holds its own value")
-            }
+            let index = object[keyPath: storageKeyPath].managedIndex
+            precondition(index >= 0, "\(EnclosingSelf.className): a managed object's property holds its own value")
             state.write(index, newValue)
         }
     }
@@ -123,28 +127,24 @@ extension Persisted where Value: _PrimaryKey {
     /// A property that is (or, with `false`, is not) the class's primary key: unique, set
     /// before the object is added, never changed after.
     public init(primaryKey: Bool) {
-        storage = .unmanaged(Value._strataDefault())
-        options = PersistedOptions(primaryKey: primaryKey)
+        self.init(value: Value._strataDefault(), options: PersistedOptions(primaryKey: primaryKey))
     }
 
     /// A primary-key property with a default value.
     public init(wrappedValue: Value, primaryKey: Bool) {
-        storage = .unmanaged(wrappedValue)
-        options = PersistedOptions(primaryKey: primaryKey)
+        self.init(value: wrappedValue, options: PersistedOptions(primaryKey: primaryKey))
     }
 }
 
 extension Persisted where Value: _Indexable {
     /// A property with (or, with `false`, without) a secondary index, which equality queries use.
     public init(indexed: Bool) {
-        storage = .unmanaged(Value._strataDefault())
-        options = PersistedOptions(indexed: indexed)
+        self.init(value: Value._strataDefault(), options: PersistedOptions(indexed: indexed))
     }
 
     /// An indexed property with a default value.
     public init(wrappedValue: Value, indexed: Bool) {
-        storage = .unmanaged(wrappedValue)
-        options = PersistedOptions(indexed: indexed)
+        self.init(value: wrappedValue, options: PersistedOptions(indexed: indexed))
     }
 }
 

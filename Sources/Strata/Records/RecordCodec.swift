@@ -53,14 +53,53 @@ enum RecordCodec {
     /// Decodes a record into `(property id, value)` pairs.
     /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {
+        var reader = try recordReader(bytes)
+        let fields = try reader.fields(depth: 0)
+        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
+        return fields
+    }
+}
+
+extension RecordCodec {
+    /// Decodes a record straight into fields in property order (defaults for properties the
+    /// record does not hold; fields of removed properties skipped).
+    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    static func decodeFields(_ bytes: UnsafeRawBufferPointer, schema: ObjectSchema) throws -> [FieldValue] {
+        var reader = try recordReader(bytes)
+        var fields = schema.defaultFields
+        let count = try reader.count()
+        for _ in 0..<count {
+            let id = try reader.uint32()
+            if let index = schema.propertyIndex(forID: id) {
+                fields[index] = try reader.value(depth: 0)
+            } else {
+                try reader.skipValue(depth: 0)
+            }
+        }
+        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
+        return fields
+    }
+
+    /// Decodes one field of a record, skipping over the others; nil when the record does not
+    /// hold it. Checks only the bytes it walks over.
+    /// - Throws: ``StrataError`` `.corruption` when those bytes are malformed.
+    static func decodeField(_ bytes: UnsafeRawBufferPointer, propertyID: UInt32) throws -> FieldValue? {
+        var reader = try recordReader(bytes)
+        let count = try reader.count()
+        for _ in 0..<count {
+            if try reader.uint32() == propertyID { return try reader.value(depth: 0) }
+            try reader.skipValue(depth: 0)
+        }
+        return nil
+    }
+
+    private static func recordReader(_ bytes: UnsafeRawBufferPointer) throws -> ByteReader {
         var reader = ByteReader(bytes: bytes)
         let version = try reader.byte()
         guard version == RecordCodec.version else {
             throw StrataError(.corruption, "object record version \(version) is not supported")
         }
-        let fields = try reader.fields(depth: 0)
-        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
-        return fields
+        return reader
     }
 }
 
@@ -200,6 +239,40 @@ struct ByteReader {
             fields.append(FieldValue.Field(id: id, value: try value(depth: depth)))
         }
         return fields
+    }
+
+    /// Moves past one value, checking its structure (tags, lengths, nesting) but building
+    /// nothing: strings are not validated as UTF-8 until they are read.
+    mutating func skipValue(depth: Int) throws {
+        guard depth < RecordCodec.maxDepth else { throw corrupt("values nested too deeply") }
+        let tag = try byte()
+        switch tag {
+        case 0, 1, 2: return
+        case 3: _ = try varint()
+        case 4: _ = try take(4)
+        case 5, 8: _ = try take(8)
+        case 6, 7: _ = try take(try count())
+        case 9, 10: _ = try take(16)
+        case 11: _ = try take(12)
+        case 12:
+            _ = try uint32()
+            _ = try take(try count())
+        case 13, 14:
+            for _ in 0..<(try count()) { try skipValue(depth: depth + 1) }
+        case 15:
+            for _ in 0..<(try count()) {
+                _ = try take(try count())
+                try skipValue(depth: depth + 1)
+            }
+        case 16:
+            _ = try uint32()
+            for _ in 0..<(try count()) {
+                _ = try uint32()
+                try skipValue(depth: depth + 1)
+            }
+        default:
+            throw corrupt("unknown value tag \(tag)")
+        }
     }
 
     mutating func value(depth: Int) throws -> FieldValue {

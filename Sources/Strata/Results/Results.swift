@@ -20,8 +20,15 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
 
     final class Evaluation: @unchecked Sendable {
         var version = -1
-        /// The matches and their fields, so reading an element does not read its record again.
-        var rows: [(key: ObjectKey, fields: [FieldValue])] = []
+        /// The matches and where their fields are, so handing out an element does not look its
+        /// key up again.
+        var rows: [Row] = []
+    }
+
+    /// A match: its key and its fields, decoded (when the query had to read them) or not.
+    struct Row {
+        let key: ObjectKey
+        let source: Database.FieldSource
     }
 
     init(database: Database, schema: ObjectSchema, predicate: QueryNode? = nil, sortKeys: [(index: Int, ascending: Bool)] = []) {
@@ -32,7 +39,7 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
     }
 
     /// The matches, evaluated at most once per database version.
-    private var rows: [(key: ObjectKey, fields: [FieldValue])] {
+    private var rows: [Row] {
         let version = database.readVersion()
         if cache.version != version {
             cache.rows = evaluate()
@@ -41,24 +48,28 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
         return cache.rows
     }
 
-    private func evaluate() -> [(key: ObjectKey, fields: [FieldValue])] {
-        var rows: [(key: ObjectKey, fields: [FieldValue])] = []
+    private func evaluate() -> [Row] {
+        var rows: [Row] = []
         if let predicate, let keys = indexedCandidates(predicate) {
             for key in keys {
                 guard let fields = database.loadFields(key, schema: schema),
                       QueryEvaluator.matches(predicate, fields) else { continue }
-                rows.append((key, fields))
+                rows.append(Row(key: key, source: .fields(fields)))
             }
+        } else if predicate == nil && sortKeys.isEmpty {
+            // Every object, in key order: nothing to decode.
+            database.forEachEntry(of: schema) { key, source in rows.append(Row(key: key, source: source)) }
         } else {
             database.forEachObject(of: schema) { key, fields in
                 if let predicate, !QueryEvaluator.matches(predicate, fields) { return }
-                rows.append((key, fields))
+                rows.append(Row(key: key, source: .fields(fields)))
             }
         }
         if !sortKeys.isEmpty {
             rows.sort { lhs, rhs in
+                guard case .fields(let left) = lhs.source, case .fields(let right) = rhs.source else { return false }
                 for sortKey in sortKeys {
-                    let order = FieldOrder.compare(lhs.fields[sortKey.index], rhs.fields[sortKey.index]) ?? 0
+                    let order = FieldOrder.compare(left[sortKey.index], right[sortKey.index]) ?? 0
                     if order != 0 { return sortKey.ascending ? order < 0 : order > 0 }
                 }
                 return false
@@ -106,11 +117,64 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
     /// - Complexity: O(1) after the first evaluation for the current version.
     public subscript(position: Int) -> Element {
         let row = rows[position]
-        return database.materialize(row.key, schema: schema, fields: row.fields) as! Element
+        return element(row.key, source: row.source, version: cache.version)
     }
 
     /// The number of matching objects.
-    public var count: Int { rows.count }
+    /// - Complexity: O(1) for every object of a class outside a write; otherwise O(n) the
+    ///   first time for a database version (the query runs), then O(1).
+    public var count: Int {
+        if predicate == nil, database.transaction == nil {
+            _ = database.readVersion()
+            return database.snapshot.count(in: Keyspace(schema.classID))
+        }
+        return rows.count
+    }
+
+    /// Walks the matches as of the moment the iteration starts: a write during the walk does
+    /// not change which objects it yields (their properties read the latest values).
+    /// - Complexity: O(1) to start for every object of a class in key order, outside a write
+    ///   (objects are read as the walk reaches them); otherwise what evaluating costs.
+    public func makeIterator() -> Iterator {
+        let version = database.readVersion()
+        if predicate == nil, sortKeys.isEmpty, database.transaction == nil, cache.version != version {
+            return Iterator(results: self, version: version, source: .entries(
+                database.snapshot.entries(in: Keyspace(schema.classID)).makeIterator()))
+        }
+        return Iterator(results: self, version: version, source: .rows(rows.makeIterator()))
+    }
+
+    /// Walks a `Results`; see ``Results/makeIterator()``.
+    public struct Iterator: IteratorProtocol {
+        enum Source {
+            case entries(Snapshot.Entries.Iterator)
+            case rows(IndexingIterator<[Row]>)
+        }
+
+        let results: Results
+        let version: Int
+        var source: Source
+
+        /// The next object, or nil after the last.
+        public mutating func next() -> Element? {
+            switch source {
+            case .entries(var entries):
+                guard let entry = entries.next() else { return nil }
+                source = .entries(entries)
+                let key = ObjectKey(classID: results.schema.classID, key: entry.key)
+                return results.element(key, source: .record(entry), version: version)
+            case .rows(var rows):
+                guard let row = rows.next() else { return nil }
+                source = .rows(rows)
+                return results.element(row.key, source: row.source, version: version)
+            }
+        }
+    }
+
+    /// A managed object for a match read at the view's version `version`.
+    private func element(_ key: ObjectKey, source: Database.FieldSource, version: Int) -> Element {
+        unsafeDowncast(database.materialize(key, schema: schema, source: source, version: version), to: Element.self)
+    }
 
     // MARK: Refining
 

@@ -92,8 +92,10 @@ struct Catalog: Codable, Equatable {
                 }
             }
             schema.classID = entry.id
-            schema.indexByPropertyID = Dictionary(
-                uniqueKeysWithValues: schema.properties.filter(\.isStored).map { ($0.propertyID, $0.index) })
+            let stored = schema.properties.filter(\.isStored)
+            var indexByPropertyID = [Int](repeating: -1, count: Int(stored.map(\.propertyID).max() ?? 0) + 1)
+            for property in stored { indexByPropertyID[Int(property.propertyID)] = property.index }
+            schema.indexByPropertyID = indexByPropertyID
             classes[classes.firstIndex(where: { $0.name == schema.className })!] = entry
         }
     }

@@ -20,8 +20,19 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     let indexByName: [String: Int]
     /// The class's stable id, which is also its keyspace. Assigned by the catalog.
     var classID: UInt32 = 0
-    /// Property index by stable property id. Assigned by the catalog.
-    var indexByPropertyID: [UInt32: Int] = [:]
+    /// Property index by stable property id (-1: no current property has that id). Assigned by
+    /// the catalog; ids are small, dense numbers.
+    var indexByPropertyID: [Int] = []
+
+    /// The index of the property with stable id `id`, or nil when none has it (a property
+    /// removed since the record was written).
+    @inline(__always)
+    func propertyIndex(forID id: UInt32) -> Int? {
+        let id = Int(id)
+        guard id < indexByPropertyID.count else { return nil }
+        let index = indexByPropertyID[id]
+        return index >= 0 ? index : nil
+    }
 
     /// A prototype the key-path tracer uses (see `KeyPathTracer`).
     let prototype: ObjectBase
@@ -78,7 +89,14 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         self.properties = properties
         self.primaryKeyIndex = primaryKeyIndex
         indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }
-        defaultFields = properties.map { $0.accessor.defaultField() }
+        // As Realm does for a property added to a class: the declared default (read from the
+        // prototype), for scalars; links and collections start empty.
+        defaultFields = properties.map { property in
+            guard !property.mayHoldLinks, !property.bindsToOwner,
+                  let declared = try? property.accessor.storedValue(of: prototype, context: nil)
+            else { return property.accessor.defaultField() }
+            return declared
+        }
         mayHoldLinks = properties.contains { $0.mayHoldLinks }
         indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
     }
@@ -88,7 +106,7 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     func positionalFields(_ stored: [FieldValue.Field]) -> [FieldValue] {
         var fields = defaultFields
         for field in stored {
-            if let index = indexByPropertyID[field.id] { fields[index] = field.value }
+            if let index = propertyIndex(forID: field.id) { fields[index] = field.value }
         }
         return fields
     }
@@ -105,7 +123,8 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
 
     /// The properties with a secondary index (primary keys excluded: the key is their index).
     let indexedProperties: [PropertySchema]
-    /// Each property's default in stored form, for fields a record does not hold.
+    /// Each property's default in stored form (its declared default for scalars), for fields a
+    /// record does not hold.
     let defaultFields: [FieldValue]
     /// Per property: whether a read converts the stored field directly (not a collection and not
     /// an embedded object). Filled when the schema set is checked.

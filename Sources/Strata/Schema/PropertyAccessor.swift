@@ -31,6 +31,9 @@ protocol PropertyAccessing: Sendable {
     func storedValue(of object: ObjectBase, context: Database?) throws -> FieldValue
     /// Points the property at its database: reads and writes go through the object's state.
     func markManaged(_ object: ObjectBase, index: Int)
+    /// Replaces the value a managed object's property kept from before it was managed by the
+    /// type's default, so that the objects it referred to are not kept alive by it.
+    func releaseUnmanagedValue(_ object: ObjectBase)
     /// Gives the property a value of its own again (the object stops being managed).
     func markUnmanaged(_ object: ObjectBase, value: FieldValue, context: Database?)
     /// Sets an unmanaged property from an untyped value; false when the type does not match.
@@ -46,44 +49,73 @@ protocol PropertyAccessing: Sendable {
 }
 
 struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
+    /// The offset of the property's `Persisted<Value>` in an instance.
     let offset: Int
+    /// The offset of the value inside `Persisted<Value>`, found once here so that the hot paths
+    /// (`storedValue`, `markManaged`) need no metadata of `Persisted<Value>`.
+    private let valueOffset: Int
+
+    init(offset: Int) {
+        self.offset = offset
+        precondition(MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.managedIndex) == 0,
+                     "Persisted's layout changed: managedIndex must come first")
+        valueOffset = MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!
+    }
+
+    @inline(__always)
+    private func base(_ object: ObjectBase) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
+    }
 
     @inline(__always)
     private func storage(_ object: ObjectBase) -> UnsafeMutablePointer<Persisted<Value>> {
-        (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
-            .assumingMemoryBound(to: Persisted<Value>.self)
+        base(object).assumingMemoryBound(to: Persisted<Value>.self)
+    }
+
+    @inline(__always)
+    private func managedIndex(_ object: ObjectBase) -> Int { base(object).load(as: Int.self) }
+
+    @inline(__always)
+    private func value(_ object: ObjectBase) -> UnsafeMutablePointer<Value> {
+        (base(object) + valueOffset).assumingMemoryBound(to: Value.self)
     }
 
     func options(of object: ObjectBase) -> PersistedOptions { storage(object).pointee.options }
 
     func storedValue(of object: ObjectBase, context: Database?) throws -> FieldValue {
-        switch storage(object).pointee.storage {
-        case .unmanaged(let value): return try value._strataWrite(context)
-        case .managed(let index): return try object._strataState!.read(index, as: Value.self)._strataWrite(context)
-        }
+        let index = managedIndex(object)
+        if index < 0 { return try value(object).pointee._strataWrite(context) }
+        return try object._strataState!.read(index, as: Value.self)._strataWrite(context)
     }
 
     func markManaged(_ object: ObjectBase, index: Int) {
-        storage(object).pointee.storage = .managed(index: index)
+        base(object).storeBytes(of: index, as: Int.self)
+    }
+
+    func releaseUnmanagedValue(_ object: ObjectBase) {
+        value(object).pointee = Value._strataDefault()
     }
 
     func markUnmanaged(_ object: ObjectBase, value: FieldValue, context: Database?) {
-        storage(object).pointee.storage = .unmanaged(Value._strataRead(value, context))
+        self.value(object).pointee = Value._strataRead(value, context)
+        base(object).storeBytes(of: -1, as: Int.self)
     }
 
     func setUnmanaged(_ object: ObjectBase, any value: Any) -> Bool {
         guard let typed = value as? Value else { return false }
-        storage(object).pointee.storage = .unmanaged(typed)
+        self.value(object).pointee = typed
+        base(object).storeBytes(of: -1, as: Int.self)
         return true
     }
 
     func decodeUnmanaged(_ object: ObjectBase, from decoder: any Decoder) throws {
-        storage(object).pointee.storage = .unmanaged(try Value._strataDecode(from: decoder))
+        value(object).pointee = try Value._strataDecode(from: decoder)
+        base(object).storeBytes(of: -1, as: Int.self)
     }
 
     func linkingPropertyName(of object: ObjectBase) -> String? {
-        guard case .unmanaged(let value) = storage(object).pointee.storage else { return nil }
-        return (value as? any LinkingObjectsProperty)?.propertyName
+        guard managedIndex(object) < 0 else { return nil }
+        return (value(object).pointee as? any LinkingObjectsProperty)?.propertyName
     }
 
     func defaultField() -> FieldValue {
@@ -91,9 +123,8 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
     }
 
     func value(of object: ObjectBase) -> Any {
-        switch storage(object).pointee.storage {
-        case .unmanaged(let value): return value
-        case .managed(let index): return object._strataState!.read(index, as: Value.self)
-        }
+        let index = managedIndex(object)
+        if index < 0 { return value(object).pointee }
+        return object._strataState!.read(index, as: Value.self)
     }
 }

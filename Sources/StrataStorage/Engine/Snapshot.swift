@@ -60,12 +60,7 @@ public struct Snapshot: Sendable {
         for key: StorageKey, in keyspace: Keyspace, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         guard let location = index.location(of: key, in: keyspace) else { return nil }
-        return try withRecord(at: location) { record in
-            if record.isCompressed {
-                return try record.value(limit: options.maxValueSize).withUnsafeBytes(body)
-            }
-            return try body(record.valueBytes)
-        }
+        return try withValue(of: Entry(key: key, location: location), body)
     }
 
     /// The keys of `keyspace`, in no particular order.
@@ -81,14 +76,30 @@ public struct Snapshot: Sendable {
     public func forEach(
         in keyspace: Keyspace, _ body: (StorageKey, UnsafeRawBufferPointer) throws -> Bool
     ) throws {
-        for (key, location) in index.entries(in: keyspace) {
-            let goOn = try withRecord(at: location) { record in
-                if record.isCompressed {
-                    return try record.value(limit: options.maxValueSize).withUnsafeBytes { try body(key, $0) }
-                }
-                return try body(key, record.valueBytes)
+        for entry in entries(in: keyspace) {
+            guard try withValue(of: entry, { try body(entry.key, $0) }) else { return }
+        }
+    }
+
+    /// The entries of `keyspace`: each key with a reference to its stored value, read with
+    /// ``withValue(of:_:)`` when (and if) it is needed. Walking the entries reads no record.
+    /// - Complexity: O(1) to make; O(n) in the keyspace's key count to walk.
+    public func entries(in keyspace: Keyspace) -> Entries {
+        Entries(keys: index.entries(in: keyspace))
+    }
+
+    /// Calls `body` with the value `entry` refers to, without copying it when it is stored
+    /// uncompressed. The bytes are valid only inside `body`.
+    /// - Precondition: `entry` came from this snapshot's ``entries(in:)`` (or from a copy of this
+    ///   snapshot).
+    /// - Throws: what ``value(for:in:)`` throws, and what `body` throws.
+    /// - Complexity: O(1) plus the value's size.
+    public func withValue<R>(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try withRecord(at: entry.location) { record in
+            if record.isCompressed {
+                return try record.value(limit: options.maxValueSize).withUnsafeBytes(body)
             }
-            if !goOn { return }
+            return try body(record.valueBytes)
         }
     }
 

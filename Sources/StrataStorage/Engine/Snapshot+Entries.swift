@@ -1,0 +1,37 @@
+extension Snapshot {
+    /// A key of a snapshot and a reference to its stored value (see ``Snapshot/withValue(of:_:)``).
+    ///
+    /// An entry is only meaningful with the snapshot it came from. A value; `Sendable`.
+    public struct Entry: Sendable {
+        /// The key.
+        public let key: StorageKey
+        /// Where the key's record is.
+        let location: RecordLocation
+    }
+
+    /// The entries of one keyspace of a snapshot (see ``Snapshot/entries(in:)``), in no
+    /// particular order.
+    ///
+    /// A value that shares the snapshot's index; `Sendable`.
+    public struct Entries: Sequence, Sendable {
+        let keys: KeyIndex.Keys
+
+        /// The number of entries.
+        /// - Complexity: O(1).
+        public var count: Int { keys.count }
+
+        /// Walks the entries.
+        public func makeIterator() -> Iterator { Iterator(base: keys.makeIterator()) }
+
+        /// Walks the entries of a keyspace.
+        public struct Iterator: IteratorProtocol {
+            var base: KeyIndex.Keys.Iterator
+
+            /// The next entry, or nil after the last.
+            public mutating func next() -> Entry? {
+                guard let (key, location) = base.next() else { return nil }
+                return Entry(key: key, location: location)
+            }
+        }
+    }
+}
