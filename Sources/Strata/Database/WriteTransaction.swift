@@ -13,8 +13,10 @@ final class WriteTransaction {
     /// The snapshot the write started from; released (see `releaseBase`) while it commits.
     private var pinnedBase: Snapshot?
     var base: Snapshot { pinnedBase.unsafelyUnwrapped }
-    private(set) var changes: [ObjectKey: Change] = [:]
-    private(set) var order: [ObjectKey] = []
+    /// The changes in the order their objects were first touched.
+    private var changes: [(key: ObjectKey, change: Change)] = []
+    /// The position in `changes` of each changed object's entry.
+    private var positions: [ObjectKey: Int] = [:]
     /// Objects that became managed in this write; they are invalidated if it rolls back.
     var attached: [ObjectBase] = []
     /// The first error a property setter could not throw; the write fails with it.
@@ -41,27 +43,37 @@ final class WriteTransaction {
     }
 
     func record(_ key: ObjectKey, _ change: Change) {
-        if changes.updateValue(change, forKey: key) == nil { order.append(key) }
+        if let existing = positions.updateValue(changes.count, forKey: key) {
+            positions[key] = existing
+            changes[existing].change = change
+        } else {
+            changes.append((key, change))
+        }
     }
 
-    func change(for key: ObjectKey) -> Change? { changes[key] }
+    func change(for key: ObjectKey) -> Change? {
+        guard let position = positions[key] else { return nil }
+        return changes[position].change
+    }
 
     /// Keys of one class added in this write (not in the base snapshot).
     func addedKeys(classID: UInt32) -> [ObjectKey] {
-        order.filter { key in
-            guard key.classID == classID, case .put = changes[key]! else { return false }
-            return !base.contains(key.key, in: Keyspace(classID))
+        changes.compactMap { entry in
+            guard entry.key.classID == classID, case .put = entry.change,
+                  !base.contains(entry.key.key, in: Keyspace(classID))
+            else { return nil }
+            return entry.key
         }
     }
 
     /// The storage batch that applies every change.
     func batch() -> WriteBatch {
         var batch = WriteBatch()
-        for key in order {
-            switch changes[key]! {
+        for (key, change) in changes {
+            switch change {
             case .put(let schema, let fields):
                 batch.put(forKey: key.key, in: Keyspace(key.classID)) { bytes in
-                    RecordCodec.encode(schema.storedFields(fields), appendingTo: &bytes)
+                    RecordCodec.encode(fields, schema: schema, appendingTo: &bytes)
                 }
             case .delete:
                 batch.delete(key.key, in: Keyspace(key.classID))

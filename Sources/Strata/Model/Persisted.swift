@@ -61,9 +61,9 @@ public struct Persisted<Value: _Persistable> {
 
     /// The object's property, read or written through the object's database once it is managed.
     ///
-    /// Inlinable so that, in the model's module, it is specialized for the property's type and
-    /// its key paths become direct field accesses: a managed read is then a switch and a call.
-    @inlinable
+    /// Always inlined into the model's accessors, where the key paths are literals the compiler
+    /// turns into direct field accesses; the managed paths are calls specialized for `Value`.
+    @inlinable @inline(__always)
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -72,10 +72,7 @@ public struct Persisted<Value: _Persistable> {
         get {
             let index = object[keyPath: storageKeyPath].managedIndex
             guard index >= 0 else { return object[keyPath: storageKeyPath].value }
-            let state = object._strataState.unsafelyUnwrapped
-            // Scalars and links: the stored field converts here, specialized for Value.
-            if let field = state.plainField(index) { return Value._strataRead(field, state.context) }
-            return state.read(index, as: Value.self)
+            return managedValue(of: object, index: index)
         }
         set {
             // An unmanaged object (the common case while building objects to add) stores the
@@ -85,9 +82,23 @@ public struct Persisted<Value: _Persistable> {
                 return
             }
             let index = object[keyPath: storageKeyPath].managedIndex
-            precondition(index >= 0, "\(EnclosingSelf.className): a managed object's property holds its own value")
+            if index < 0 { managedObjectHoldsItsOwnValue(EnclosingSelf.className) }
             state.write(index, newValue)
         }
+    }
+
+    /// Reads property `index` of a managed object.
+    @inlinable
+    static func managedValue(of object: ObjectBase, index: Int) -> Value {
+        let state = object._strataState.unsafelyUnwrapped
+        // Scalars and links: the stored field converts here, specialized for Value.
+        if let field = state.plainField(index) { return Value._strataRead(field, state.context) }
+        return state.read(index, as: Value.self)
+    }
+
+    @usableFromInline
+    static func managedObjectHoldsItsOwnValue(_ className: String) -> Never {
+        preconditionFailure("\(className): a managed object's property holds its own value")
     }
 }
 

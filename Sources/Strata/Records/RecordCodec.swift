@@ -50,6 +50,20 @@ enum RecordCodec {
         swap(&writer.bytes, &bytes)
     }
 
+    /// Appends the record of an object's fields (in property order) to `bytes`: what
+    /// `encode(schema.storedFields(fields), appendingTo:)` writes, without building the pairs.
+    static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
+        var writer = ByteWriter()
+        swap(&writer.bytes, &bytes)
+        writer.bytes.append(version)
+        writer.varint(UInt64(schema.storedProperties.count))
+        for property in schema.storedProperties {
+            writer.varint(UInt64(property.propertyID))
+            writer.value(fields[property.index])
+        }
+        swap(&writer.bytes, &bytes)
+    }
+
     /// Decodes a record into `(property id, value)` pairs.
     /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {

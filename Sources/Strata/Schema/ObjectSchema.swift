@@ -89,6 +89,7 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         self.properties = properties
         self.primaryKeyIndex = primaryKeyIndex
         indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }
+        storedProperties = properties.filter(\.isStored)
         // As Realm does for a property added to a class: the declared default (read from the
         // prototype), for scalars; links and collections start empty.
         defaultFields = properties.map { property in
@@ -115,12 +116,14 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     func storedFields(_ fields: [FieldValue]) -> [FieldValue.Field] {
         var stored: [FieldValue.Field] = []
         stored.reserveCapacity(fields.count)
-        for property in properties where property.isStored {
+        for property in storedProperties {
             stored.append(FieldValue.Field(id: property.propertyID, value: fields[property.index]))
         }
         return stored
     }
 
+    /// The properties kept in records (every property but `LinkingObjects`), in order.
+    let storedProperties: [PropertySchema]
     /// The properties with a secondary index (primary keys excluded: the key is their index).
     let indexedProperties: [PropertySchema]
     /// Each property's default in stored form (its declared default for scalars), for fields a
