@@ -138,36 +138,32 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
     public func makeIterator() -> Iterator {
         let version = database.readVersion()
         if predicate == nil, sortKeys.isEmpty, database.transaction == nil, cache.version != version {
-            return Iterator(results: self, version: version, source: .entries(
-                database.snapshot.entries(in: Keyspace(schema.classID)).makeIterator()))
+            return Iterator(
+                results: self, version: version,
+                entries: database.snapshot.entries(in: Keyspace(schema.classID)).makeIterator(), rows: nil)
         }
-        return Iterator(results: self, version: version, source: .rows(rows.makeIterator()))
+        return Iterator(results: self, version: version, entries: nil, rows: rows.makeIterator())
     }
 
     /// Walks a `Results`; see ``Results/makeIterator()``.
     public struct Iterator: IteratorProtocol {
-        enum Source {
-            case entries(Snapshot.Entries.Iterator)
-            case rows(IndexingIterator<[Row]>)
-        }
-
         let results: Results
         let version: Int
-        var source: Source
+        // One of the two is set: the snapshot's entries (every object, read as the walk
+        // reaches it) or evaluated matches. Separate optionals, so that `next()` advances them
+        // in place.
+        var entries: Snapshot.Entries.Iterator?
+        var rows: IndexingIterator<[Row]>?
 
         /// The next object, or nil after the last.
         public mutating func next() -> Element? {
-            switch source {
-            case .entries(var entries):
-                guard let entry = entries.next() else { return nil }
-                source = .entries(entries)
+            if entries != nil {
+                guard let entry = entries!.next() else { return nil }
                 let key = ObjectKey(classID: results.schema.classID, key: entry.key)
                 return results.element(key, source: .record(entry), version: version)
-            case .rows(var rows):
-                guard let row = rows.next() else { return nil }
-                source = .rows(rows)
-                return results.element(row.key, source: row.source, version: version)
             }
+            guard let row = rows!.next() else { return nil }
+            return results.element(row.key, source: row.source, version: version)
         }
     }
 
