@@ -116,6 +116,18 @@ final class ScanTests: DatabaseTestCase {
         }
     }
 
+    func testQueryMatchesReadEveryPropertyNotOnlyTheQueriedOnes() throws {
+        let db = try open()
+        _ = try addCounters(db, 20)
+        // The query decodes `value` alone; its matches must still read their labels.
+        let matches = db.objects(Counter.self).where { $0.value >= 15 }.sorted(by: \.value, ascending: false)
+        XCTAssertEqual(matches.map(\.label), ["c19", "c18", "c17", "c16", "c15"])
+        let byLabel = db.objects(Counter.self).where { $0.value < 3 }.sorted(by: \.label)
+        XCTAssertEqual(byLabel.map(\.value), [0, 1, 2])
+        XCTAssertEqual(db.objects(Counter.self).filter("label BEGINSWITH %@", "c1").map(\.value).sorted(),
+                       [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19])
+    }
+
     func testRecordsOfAnOlderSchemaReadWithDefaults() throws {
         do {
             let db = try open([GaugeV1.self])

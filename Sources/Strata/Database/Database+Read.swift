@@ -137,10 +137,11 @@ extension Database {
         }
     }
 
-    /// The fields in a record of this view's snapshot.
-    func decodeFields(of record: Snapshot.Entry, schema: ObjectSchema) -> [FieldValue] {
+    /// The fields in a record of this view's snapshot (with `only`, just those it flags; the
+    /// others read as their defaults).
+    func decodeFields(of record: Snapshot.Entry, schema: ObjectSchema, only wanted: [Bool]? = nil) -> [FieldValue] {
         do {
-            return try snapshot.withValue(of: record) { try RecordCodec.decodeFields($0, schema: schema) }
+            return try snapshot.withValue(of: record) { try RecordCodec.decodeFields($0, schema: schema, only: wanted) }
         } catch {
             preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
         }

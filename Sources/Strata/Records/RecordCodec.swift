@@ -78,13 +78,16 @@ extension RecordCodec {
     /// Decodes a record straight into fields in property order (defaults for properties the
     /// record does not hold; fields of removed properties skipped).
     /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
-    static func decodeFields(_ bytes: UnsafeRawBufferPointer, schema: ObjectSchema) throws -> [FieldValue] {
+    /// With `only`, just the properties it flags are decoded; the others keep their defaults.
+    static func decodeFields(
+        _ bytes: UnsafeRawBufferPointer, schema: ObjectSchema, only wanted: [Bool]? = nil
+    ) throws -> [FieldValue] {
         var reader = try recordReader(bytes)
         var fields = schema.defaultFields
         let count = try reader.count()
         for _ in 0..<count {
             let id = try reader.uint32()
-            if let index = schema.propertyIndex(forID: id) {
+            if let index = schema.propertyIndex(forID: id), wanted?[index] ?? true {
                 fields[index] = try reader.value(depth: 0)
             } else {
                 try reader.skipValue(depth: 0)

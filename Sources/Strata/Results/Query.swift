@@ -42,6 +42,21 @@ indirect enum QueryNode: Sendable {
     case not(QueryNode)
 }
 
+extension QueryNode {
+    /// Calls `body` with the index of every property the predicate reads (the first step of
+    /// each path: the property of the queried class).
+    func forEachProperty(_ body: (Int) -> Void) {
+        switch self {
+        case .property(let path): if let first = path.first { body(first) }
+        case .constant: break
+        case .compare(_, let lhs, let rhs), .string(_, let lhs, let rhs, _), .and(let lhs, let rhs), .or(let lhs, let rhs):
+            lhs.forEachProperty(body)
+            rhs.forEachProperty(body)
+        case .not(let operand): operand.forEachProperty(body)
+        }
+    }
+}
+
 enum ComparisonOperator: Sendable { case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual }
 enum StringOperator: Sendable { case beginsWith, endsWith, contains, like }
 

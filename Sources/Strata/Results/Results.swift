@@ -60,22 +60,45 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
             // Every object, in key order: nothing to decode.
             database.forEachEntry(of: schema) { key, source in rows.append(Row(key: key, source: source)) }
         } else {
-            database.forEachObject(of: schema) { key, fields in
+            // Decode only what the predicate and the sort read; a match keeps its record (the
+            // fields decoded here are incomplete), plus the fields to sort on.
+            var wanted = [Bool](repeating: false, count: schema.properties.count)
+            predicate?.forEachProperty { wanted[$0] = true }
+            for sortKey in sortKeys { wanted[sortKey.index] = true }
+            var sortFields: [[FieldValue]] = []
+            database.forEachEntry(of: schema) { key, source in
+                let fields: [FieldValue]
+                switch source {
+                case .fields(let all): fields = all
+                case .record(let record): fields = database.decodeFields(of: record, schema: schema, only: wanted)
+                }
                 if let predicate, !QueryEvaluator.matches(predicate, fields) { return }
-                rows.append(Row(key: key, source: .fields(fields)))
+                rows.append(Row(key: key, source: source))
+                if !sortKeys.isEmpty { sortFields.append(fields) }
             }
+            if !sortKeys.isEmpty { rows = sorted(rows, by: sortFields) }
+            return rows
         }
         if !sortKeys.isEmpty {
-            rows.sort { lhs, rhs in
-                guard case .fields(let left) = lhs.source, case .fields(let right) = rhs.source else { return false }
-                for sortKey in sortKeys {
-                    let order = FieldOrder.compare(left[sortKey.index], right[sortKey.index]) ?? 0
-                    if order != 0 { return sortKey.ascending ? order < 0 : order > 0 }
-                }
-                return false
-            }
+            rows = sorted(rows, by: rows.map { row in
+                guard case .fields(let fields) = row.source else { preconditionFailure("an index match is decoded") }
+                return fields
+            })
         }
         return rows
+    }
+
+    /// `rows` in `sortKeys` order (stable), given each row's fields.
+    private func sorted(_ rows: [Row], by fields: [[FieldValue]]) -> [Row] {
+        var order = Array(rows.indices)
+        order.sort { lhs, rhs in
+            for sortKey in sortKeys {
+                let comparison = FieldOrder.compare(fields[lhs][sortKey.index], fields[rhs][sortKey.index]) ?? 0
+                if comparison != 0 { return sortKey.ascending ? comparison < 0 : comparison > 0 }
+            }
+            return lhs < rhs
+        }
+        return order.map { rows[$0] }
     }
 
     /// The keys that may match when the predicate requires equality on the primary key or an
