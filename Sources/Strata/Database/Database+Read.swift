@@ -100,8 +100,13 @@ extension Database {
         case .record(let record)?: state.prime(record: record, version: version)
         case nil: break
         }
+        attach(object, state: state)
+    }
+
+    /// Points an object's properties at `state`.
+    func attach(_ object: ObjectBase, state: ObjectState) {
         object._strataState = state
-        for property in schema.properties {
+        for property in state.schema.properties {
             property.accessor.markManaged(object, index: property.index)
         }
     }

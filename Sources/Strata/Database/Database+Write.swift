@@ -111,6 +111,8 @@ extension Database {
             guard state.database.shared === shared else {
                 throw StrataError(.wrongDatabase, "\(type(of: object).className): the object belongs to another database")
             }
+            // Reached again through a link while it is being added (a cycle of new objects).
+            if state.isBeingAdded { return state.key }
             guard state.isValid else {
                 throw StrataError(.objectInvalidated, "\(type(of: object).className): the object has been deleted or invalidated")
             }
@@ -119,52 +121,66 @@ extension Database {
         guard let schema = schemas.schema(for: type(of: object)) else {
             throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
         }
-        var fields: [FieldValue] = []
-        fields.reserveCapacity(schema.properties.count)
-        for property in schema.properties {
-            fields.append(try property.accessor.storedValue(of: object, context: self))
-        }
+        // The key first: a primary key is a scalar, so reading it adds nothing.
         let key: ObjectKey
-        var isNew = true
         if let primaryKey = schema.primaryKey {
-            guard let encoded = PrimaryKeyEncoding.key(for: fields[primaryKey.index], optional: primaryKey.type.isOptional) else {
+            let field = try primaryKey.accessor.storedValue(of: object, context: self)
+            guard let encoded = PrimaryKeyEncoding.key(for: field, optional: primaryKey.type.isOptional) else {
                 throw StrataError(.invalidValue, "\(schema.className).\(primaryKey.name): the primary key is too long")
             }
             key = ObjectKey(classID: schema.classID, key: encoded)
-            if let existing = loadFields(key, schema: schema) {
-                isNew = false
-                if object.isPrimaryKeyReference {
-                    attach(object, key: key, schema: schema)
-                    releaseUnmanagedValues(of: object, schema: schema)
-                    return key
-                }
-                switch update {
-                case .error:
-                    throw StrataError(
-                        .primaryKeyExists,
-                        "\(schema.className) with primary key \(PrimaryKeyDisplay.text(fields[primaryKey.index])) already exists")
-                case .modified where existing == fields:
-                    attach(object, key: key, schema: schema)
-                    releaseUnmanagedValues(of: object, schema: schema)
-                    return key
-                case .modified, .all:
-                    break
-                }
-            }
         } else {
             key = ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey())
         }
+        // Unmanaged objects this one links to are added while its fields are read; those that
+        // link back find it being added, with its key.
+        let state = ObjectState(database: self, schema: schema, key: key)
+        state.isBeingAdded = true
+        object._strataState = state
+        var fields: [FieldValue] = []
+        do {
+            fields.reserveCapacity(schema.properties.count)
+            for property in schema.properties {
+                fields.append(try property.accessor.storedValue(of: object, context: self))
+            }
+        } catch {
+            object._strataState = nil
+            throw error
+        }
+        state.isBeingAdded = false
+        var isNew = true
+        if let primaryKey = schema.primaryKey, let existing = loadFields(key, schema: schema) {
+            isNew = false
+            if object.isPrimaryKeyReference {
+                manage(object, state: state, schema: schema)
+                return key
+            }
+            switch update {
+            case .error:
+                object._strataState = nil
+                throw StrataError(
+                    .primaryKeyExists,
+                    "\(schema.className) with primary key \(PrimaryKeyDisplay.text(fields[primaryKey.index])) already exists")
+            case .modified where existing == fields:
+                manage(object, state: state, schema: schema)
+                return key
+            case .modified, .all:
+                break
+            }
+        }
         recordChange(key, schema: schema, .put(schema, fields))
-        attach(object, key: key, schema: schema, source: .fields(fields), version: currentVersion)
-        releaseUnmanagedValues(of: object, schema: schema)
+        state.prime(fields, version: currentVersion)
+        manage(object, state: state, schema: schema)
         // Only an object this write created disappears if the write is cancelled.
         if isNew { transaction.attached.append(object) }
         return key
     }
 
-    /// Drops the values an object held before it became managed: they are read no more, and
-    /// the objects they refer to must not stay alive (or in a cycle) through them.
-    private func releaseUnmanagedValues(of object: ObjectBase, schema: ObjectSchema) {
+    /// Makes an object being added managed through `state`, and drops the values it held
+    /// before: they are read no more, and the objects they refer to must not stay alive (or
+    /// in a cycle) through them.
+    private func manage(_ object: ObjectBase, state: ObjectState, schema: ObjectSchema) {
+        attach(object, state: state)
         guard schema.mayHoldLinks else { return }
         for property in schema.properties where property.mayHoldLinks {
             property.accessor.releaseUnmanagedValue(object)

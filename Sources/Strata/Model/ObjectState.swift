@@ -15,6 +15,9 @@ public final class ObjectState {
     let key: ObjectKey
     /// For an embedded object: where in its parent it lives.
     let location: EmbeddedLocation?
+    /// Set while the object is being added (its fields are being read): a link back to it
+    /// from an object added meanwhile refers to `key`.
+    var isBeingAdded = false
     /// Set on a key-path tracer's state: reads record the property instead of reading.
     let tracer: KeyPathTracer?
     private var cachedVersion = -1
