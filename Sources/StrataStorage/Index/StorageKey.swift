@@ -55,6 +55,12 @@ public struct StorageKey: Hashable, Sendable {
         representation = .inline(value.bigEndian, lengthWord)
     }
 
+    /// Makes a key from its representation, which must keep the rule above: inline exactly when
+    /// the key has 15 bytes or fewer.
+    init(representation: Representation) {
+        self.representation = representation
+    }
+
     /// Makes a key from the UTF-8 bytes of a string.
     @inlinable
     public init(_ string: String) {
@@ -89,12 +95,68 @@ public struct StorageKey: Hashable, Sendable {
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 }
 
+// Comparing inline keys without touching their bytes one by one:
+//
+// Read as a big-endian integer (`UInt64(bigEndian:)`: a byte swap on a little-endian machine),
+// w0's memory image is bytes 0…7 with byte 0 most significant, and w1's is bytes 8…14 followed
+// by the length. Comparing (w0, w1) so read, as one 128-bit unsigned
+// number, compares the key's 15 bytes zero-padded, then its length. That is byte-wise
+// lexicographic order: if the keys differ within the shorter one's length, the first differing
+// byte decides in both orders; if not, the shorter key is a prefix of the longer, whose extra
+// bytes are ≥ the zero padding they meet, and when they are all zero the smaller length decides.
+
 extension StorageKey: Comparable {
     /// Byte-wise lexicographic order.
+    @inlinable
     public static func < (lhs: StorageKey, rhs: StorageKey) -> Bool {
-        lhs.withUnsafeBytes { l in
-            rhs.withUnsafeBytes { r in l.lexicographicallyPrecedes(r) }
+        if case .inline(let l0, let l1) = lhs.representation,
+           case .inline(let r0, let r1) = rhs.representation {
+            let left = UInt64(bigEndian: l0), right = UInt64(bigEndian: r0)
+            return left < right || (left == right && UInt64(bigEndian: l1) < UInt64(bigEndian: r1))
         }
+        return compareBytes(lhs, rhs) < 0
+    }
+
+    /// Three-way byte-wise lexicographic comparison: negative when `lhs` sorts before `rhs`, zero
+    /// when they are equal, positive when it sorts after.
+    @inlinable
+    static func compare(_ lhs: StorageKey, _ rhs: StorageKey) -> Int {
+        if case .inline(let l0, let l1) = lhs.representation,
+           case .inline(let r0, let r1) = rhs.representation {
+            let left0 = UInt64(bigEndian: l0), right0 = UInt64(bigEndian: r0)
+            if left0 != right0 { return left0 < right0 ? -1 : 1 }
+            let left1 = UInt64(bigEndian: l1), right1 = UInt64(bigEndian: r1)
+            return left1 == right1 ? 0 : (left1 < right1 ? -1 : 1)
+        }
+        return compareBytes(lhs, rhs)
+    }
+
+    /// Three-way comparison of the keys' bytes (the path for heap keys).
+    @usableFromInline
+    static func compareBytes(_ lhs: StorageKey, _ rhs: StorageKey) -> Int {
+        lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right in compareBytes(left, right) }
+        }
+    }
+
+    /// Three-way byte-wise lexicographic comparison of two byte strings: eight bytes at a time
+    /// while both have eight left, then byte by byte, then by length.
+    @usableFromInline
+    static func compareBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
+        let common = Swift.min(left.count, right.count)
+        var offset = 0
+        while offset + 8 <= common {
+            let l = UInt64(bigEndian: left.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let r = UInt64(bigEndian: right.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if l != r { return l < r ? -1 : 1 }
+            offset += 8
+        }
+        while offset < common {
+            let l = left[offset], r = right[offset]
+            if l != r { return l < r ? -1 : 1 }
+            offset += 1
+        }
+        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
     }
 }
 
