@@ -76,13 +76,13 @@ final class CompactionTests: XCTestCase {
         let compacted = try manifest(fileSystem).segments.dropLast()
         let active = try manifest(fileSystem).segments.last!
         let activeLive = snapshot.index.keyspaces.values.reduce(0) { total, keys in
-            keys.values.reduce(total) { $1.segment == active ? $0 + Int($1.length) : $0 }
+            keys.reduce(total) { $1.value.segment == active ? $0 + Int($1.value.length) : $0 }
         }
         let activeSize = fileSystem.contents(of: "/db/" + SegmentFile.name(for: active))!.count
         XCTAssertEqual(after.deadBytes, compacted.count * SegmentHeader.size + (activeSize - activeLive))
         XCTAssertEqual(report.segmentsWritten, compacted.count)
         XCTAssertEqual(report.recordsCopied, snapshot.count - snapshot.index.keyspaces.values.reduce(0) { total, keys in
-            keys.values.reduce(total) { $1.segment == active ? $0 + 1 : $0 }
+            keys.reduce(total) { $1.value.segment == active ? $0 + 1 : $0 }
         })
 
         XCTAssertEqual(try contents(of: snapshot), model)

@@ -9,8 +9,8 @@ extension Snapshot {
         let location: RecordLocation
     }
 
-    /// The entries of one keyspace of a snapshot (see ``Snapshot/entries(in:)``), in no
-    /// particular order.
+    /// The entries of one keyspace of a snapshot (see ``Snapshot/entries(in:)``), in ascending
+    /// key order.
     ///
     /// A value that shares the snapshot's index; `Sendable`.
     public struct Entries: Sequence, Sendable {

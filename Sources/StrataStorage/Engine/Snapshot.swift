@@ -38,7 +38,7 @@ public struct Snapshot: Sendable {
     public func count(in keyspace: Keyspace) -> Int { index.keyspaces[keyspace]?.count ?? 0 }
 
     /// Whether `key` has a value in `keyspace`.
-    /// - Complexity: O(1) expected (a hash-trie lookup).
+    /// - Complexity: O(log n) in the keyspace's key count (a B+tree lookup).
     public func contains(_ key: StorageKey, in keyspace: Keyspace) -> Bool {
         index.location(of: key, in: keyspace) != nil
     }
@@ -46,7 +46,7 @@ public struct Snapshot: Sendable {
     /// The value of `key` in `keyspace`, or nil when it has none.
     /// - Throws: ``StrataError`` `.corruption` (naming the segment and offset) when the stored
     ///   record fails its checks, `.io` when it cannot be read.
-    /// - Complexity: O(1) lookups plus the value's size.
+    /// - Complexity: O(log n) in the keyspace's key count, plus the value's size.
     public func value(for key: StorageKey, in keyspace: Keyspace) throws -> [UInt8]? {
         guard let location = index.location(of: key, in: keyspace) else { return nil }
         return try withRecord(at: location) { try $0.value(limit: options.maxValueSize) }
@@ -63,13 +63,13 @@ public struct Snapshot: Sendable {
         return try withValue(of: Entry(key: key, location: location), body)
     }
 
-    /// The keys of `keyspace`, in no particular order.
+    /// The keys of `keyspace`, in ascending byte-wise order.
     /// - Complexity: O(n) in the keyspace's key count.
     public func keys(in keyspace: Keyspace) -> [StorageKey] {
         Array(index.entries(in: keyspace).keys)
     }
 
-    /// Calls `body` with every key of `keyspace` and its value, in no particular order; stops
+    /// Calls `body` with every key of `keyspace` and its value, in ascending key order; stops
     /// early when `body` returns `false`.
     /// - Throws: what ``value(for:in:)`` throws, and what `body` throws.
     /// - Complexity: O(n) in the keyspace's key count, plus the values' sizes.
@@ -81,7 +81,8 @@ public struct Snapshot: Sendable {
         }
     }
 
-    /// The entries of `keyspace`: each key with a reference to its stored value, read with
+    /// The entries of `keyspace` in ascending key order: each key with a reference to its
+    /// stored value, read with
     /// ``withValue(of:_:)`` when (and if) it is needed. Walking the entries reads no record.
     /// - Complexity: O(1) to make; O(n) in the keyspace's key count to walk.
     public func entries(in keyspace: Keyspace) -> Entries {
@@ -103,12 +104,16 @@ public struct Snapshot: Sendable {
         }
     }
 
-    /// The keys of `keyspace` that start with `prefix`, in no particular order.
-    /// - Complexity: O(n) in the keyspace's key count.
+    /// The keys of `keyspace` that start with `prefix`, in ascending byte-wise order.
+    /// - Complexity: O(log n + m) for n keys in the keyspace and m matches.
     public func keys(in keyspace: Keyspace, withPrefix prefix: [UInt8]) -> [StorageKey] {
-        index.entries(in: keyspace).keys.filter { key in
-            key.withUnsafeBytes { $0.starts(with: prefix) }
+        var matches: [StorageKey] = []
+        guard prefix.count <= Int(UInt16.max) else { return matches }   // longer than any key
+        var iterator = index.entries(in: keyspace).makeIterator(from: StorageKey(prefix))
+        while let (key, _) = iterator.next(), key.withUnsafeBytes({ $0.starts(with: prefix) }) {
+            matches.append(key)
         }
+        return matches
     }
 
     /// Reads and checks the record at `location`; `body` sees it decoded.

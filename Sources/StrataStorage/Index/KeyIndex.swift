@@ -2,16 +2,19 @@ import HashTreeCollections
 
 // KeyIndex: key → record location, for every live key, grouped by keyspace.
 //
-// Both levels are persistent hash tries (swift-collections' TreeDictionary): copying a KeyIndex
-// is O(1) and shares structure, so a snapshot is a copy of a value. A mutation of a uniquely
-// held index happens in place; after a snapshot was taken, the first mutation of each trie node
-// copies that node (path copying), leaving the snapshot's view untouched.
+// The keyspaces are a persistent hash trie (swift-collections' TreeDictionary; there are few of
+// them), each keyspace's keys a persistent B+tree in key order (KeyTree). Both are
+// copy-on-write: copying a KeyIndex is O(1) and shares structure, so a snapshot is a copy of a
+// value. A mutation of a uniquely held index happens in place; after a snapshot was taken, the
+// first mutation of each node copies that node (path copying), leaving the snapshot's view
+// untouched. Keys that grow (auto-increment and time-ordered ids) touch only the right edge of
+// their tree, so a commit copies a handful of nodes however many keys it adds.
 //
 // A KeyIndex is a value; sharing one across threads is safe, mutating one needs the usual
 // exclusive access.
 
 struct KeyIndex: Sendable {
-    typealias Keys = TreeDictionary<StorageKey, RecordLocation>
+    typealias Keys = KeyTree
 
     private(set) var keyspaces: TreeDictionary<Keyspace, Keys> = [:]
     /// How many keys are live, over all keyspaces.
@@ -27,7 +30,7 @@ struct KeyIndex: Sendable {
     /// Points `key` at `location`; returns where it pointed before.
     @discardableResult
     mutating func set(_ location: RecordLocation, for key: StorageKey, in keyspace: Keyspace) -> RecordLocation? {
-        let old = keyspaces[keyspace, default: [:]].updateValue(location, forKey: key)
+        let old = keyspaces[keyspace, default: KeyTree()].updateValue(location, forKey: key)
         liveBytes += Int(location.length)
         if let old {
             liveBytes -= Int(old.length)
@@ -50,8 +53,8 @@ struct KeyIndex: Sendable {
         return old
     }
 
-    /// The keys of one keyspace with their locations (empty when it has none).
+    /// The keys of one keyspace with their locations, in key order (empty when it has none).
     func entries(in keyspace: Keyspace) -> Keys {
-        keyspaces[keyspace] ?? [:]
+        keyspaces[keyspace] ?? KeyTree()
     }
 }
