@@ -124,7 +124,7 @@ extension Database {
         let needsBefore = schema.mayHoldLinks || !schema.indexedProperties.isEmpty
         let beforeFields = needsBefore ? loadFields(key, schema: schema) : nil
         var afterFields: [FieldValue]?
-        if case .put(_, let fields) = change { afterFields = fields }
+        if case .put(let fields) = change { afterFields = fields }
         recordIndexChanges(key, schema: schema, before: beforeFields, after: afterFields)
         if schema.mayHoldLinks {
             let before = beforeFields.map { Self.outgoingLinks($0, schema: schema) } ?? []
@@ -151,7 +151,7 @@ extension Database {
             for property in schema.properties where property.mayHoldLinks {
                 fields[property.index] = Self.removingLinks(to: target, from: fields[property.index])
             }
-            recordChange(backlink.source, schema: schema, .put(schema, fields))
+            recordChange(backlink.source, schema: schema, .put(fields))
         }
     }
 

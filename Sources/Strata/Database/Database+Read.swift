@@ -4,7 +4,8 @@ extension Database {
     /// The object of `type` whose primary key is `key`, or nil.
     ///
     /// - Precondition: `type` is one of the database's object types and has a primary key.
-    /// - Complexity: O(1) (a hash lookup in the index, then one record read).
+    /// - Complexity: O(log₆₄ n) in the class's object count — a B+tree lookup, at most four node
+    ///   visits up to 16M objects — then one record read.
     public func object<T: Object, K: _PrimaryKey>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
         let schema = requireSchema(type)
         guard let primaryKey = schema.primaryKey else {
@@ -35,7 +36,7 @@ extension Database {
         _ = readVersion()
         if let change = transaction?.change(for: key) {
             switch change {
-            case .put(_, let fields): return fields
+            case .put(let fields): return fields
             case .delete: return nil
             }
         }
@@ -51,12 +52,9 @@ extension Database {
     /// A managed view of an embedded object stored in a parent's property.
     func embeddedObject(schema: ObjectSchema, parent: ObjectState, property: Int, position: Int?) -> ObjectBase {
         let object = schema.type.init()
-        object._strataState = ObjectState(
+        attach(object, state: ObjectState(
             database: self, schema: schema, key: parent.key,
-            location: .init(parent: parent, property: property, position: position))
-        for embeddedProperty in schema.properties {
-            embeddedProperty.accessor.markManaged(object, index: embeddedProperty.index)
-        }
+            location: .init(parent: parent, property: property, position: position)))
         return object
     }
 
@@ -73,8 +71,7 @@ extension Database {
         let object = T()
         let state = ObjectState(database: self, schema: schema, key: key)
         state.prime(fields, version: currentVersion)
-        object._strataState = state
-        for property in schema.properties { property.accessor.markManaged(object, index: property.index) }
+        attach(object, state: state)
         return object
     }
 
@@ -103,11 +100,15 @@ extension Database {
         attach(object, state: state)
     }
 
-    /// Points an object's properties at `state`.
+    /// Points an object's properties at `state`: each `Persisted` gets its property index (what
+    /// `PropertyAccessing.markManaged` does, without a call per property).
     func attach(_ object: ObjectBase, state: ObjectState) {
         object._strataState = state
-        for property in state.schema.properties {
-            property.accessor.markManaged(object, index: property.index)
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        state.schema.managedIndexOffsets.withUnsafeBufferPointer { offsets in
+            for index in offsets.indices {
+                (base + offsets[index]).storeBytes(of: index, as: Int.self)
+            }
         }
     }
 
@@ -119,14 +120,14 @@ extension Database {
         for entry in source.entries(in: Keyspace(schema.classID)) {
             let key = ObjectKey(classID: schema.classID, key: entry.key)
             if let change = transaction?.change(for: key) {
-                if case .put(_, let fields) = change { body(key, .fields(fields)) }
+                if case .put(let fields) = change { body(key, .fields(fields)) }
             } else {
                 body(key, .record(entry))
             }
         }
         if let transaction {
             for key in transaction.addedKeys(classID: schema.classID) {
-                if case .put(_, let fields)? = transaction.change(for: key) { body(key, .fields(fields)) }
+                if case .put(let fields)? = transaction.change(for: key) { body(key, .fields(fields)) }
             }
         }
     }
@@ -155,7 +156,7 @@ extension Database {
     /// One field of a record of this view's snapshot.
     func decodeField(_ index: Int, of record: Snapshot.Entry, schema: ObjectSchema) -> FieldValue {
         do {
-            let id = schema.properties[index].propertyID
+            let id = schema.propertyIDs[index]
             return try snapshot.withValue(of: record) { try RecordCodec.decodeField($0, propertyID: id) }
                 ?? schema.defaultFields[index]
         } catch {

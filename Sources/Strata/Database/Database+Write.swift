@@ -44,7 +44,7 @@ extension Database {
         }
         shared.beginWrite()
         snapshot = shared.store.snapshot()
-        transaction = WriteTransaction(base: snapshot)
+        transaction = WriteTransaction(base: snapshot, expectedChanges: lastWriteSize)
         bumpVersion()
     }
 
@@ -61,7 +61,7 @@ extension Database {
             throw deferred
         }
         do {
-            var batch = transaction.batch()
+            var batch = transaction.batch(schemas: schemas)
             backlinkRecords(into: &batch)
             indexRecords(into: &batch)
             transaction.releaseBase()
@@ -71,6 +71,7 @@ extension Database {
             cancelWrite()
             throw error
         }
+        lastWriteSize = transaction.changeCount
         self.transaction = nil
         snapshot = shared.store.snapshot()
         bumpVersion()
@@ -139,9 +140,10 @@ extension Database {
         object._strataState = state
         var fields: [FieldValue] = []
         do {
-            fields.reserveCapacity(schema.properties.count)
-            for property in schema.properties {
-                fields.append(try property.accessor.storedValue(of: object, context: self))
+            let accessors = schema.accessors
+            fields.reserveCapacity(accessors.count)
+            for index in accessors.indices {
+                fields.append(try accessors[index].storedValue(of: object, context: self))
             }
         } catch {
             object._strataState = nil
@@ -168,7 +170,7 @@ extension Database {
                 break
             }
         }
-        recordChange(key, schema: schema, .put(schema, fields))
+        recordChange(key, schema: schema, .put(fields))
         state.prime(fields, version: currentVersion)
         manage(object, state: state, schema: schema)
         // Only an object this write created disappears if the write is cancelled.
@@ -240,7 +242,7 @@ extension Database {
 
     /// Replaces a top-level object's fields in the open write.
     func replaceFields(of key: ObjectKey, schema: ObjectSchema, with fields: [FieldValue]) {
-        recordChange(key, schema: schema, .put(schema, fields))
+        recordChange(key, schema: schema, .put(fields))
     }
 }
 

@@ -57,6 +57,8 @@ public final class Database: @unchecked Sendable {
         set { pinned = newValue }
     }
     var transaction: WriteTransaction?
+    /// How many objects the last committed write changed: the next one reserves that much.
+    var lastWriteSize = 0
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     private(set) var version = 0
 

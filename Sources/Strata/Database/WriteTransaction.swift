@@ -6,7 +6,8 @@ import StrataStorage
 /// Used by the writing thread only.
 final class WriteTransaction {
     enum Change {
-        case put(ObjectSchema, [FieldValue])
+        /// The object's fields, in property order.
+        case put([FieldValue])
         case delete
     }
 
@@ -26,7 +27,17 @@ final class WriteTransaction {
     /// Per secondary-index entry: object keys this write added (true) or removed (false).
     var indexChanges: [StorageKey: [StorageKey: Bool]] = [:]
 
-    init(base: Snapshot) { pinnedBase = base }
+    /// A transaction over `base`, with room for `expectedChanges` changed objects (a hint: the
+    /// size of the previous write, so that a loop of similar writes does not regrow its tables).
+    init(base: Snapshot, expectedChanges: Int = 0) {
+        pinnedBase = base
+        let capacity = min(expectedChanges, 1 << 20)
+        changes.reserveCapacity(capacity)
+        positions.reserveCapacity(capacity)
+    }
+
+    /// The number of objects changed so far.
+    var changeCount: Int { changes.count }
 
     /// Drops the base snapshot once the commit batch is built, so the store's index is not
     /// shared while the commit updates it.
@@ -42,7 +53,7 @@ final class WriteTransaction {
         }
     }
 
-    func record(_ key: ObjectKey, _ change: Change) {
+    func record(_ key: __owned ObjectKey, _ change: __owned Change) {
         if let existing = positions.updateValue(changes.count, forKey: key) {
             positions[key] = existing
             changes[existing].change = change
@@ -66,12 +77,16 @@ final class WriteTransaction {
         }
     }
 
-    /// The storage batch that applies every change.
-    func batch() -> WriteBatch {
+    /// The storage batch that applies every change; `schemas` gives each class's schema.
+    func batch(schemas: SchemaSet) -> WriteBatch {
         var batch = WriteBatch()
-        for (key, change) in changes {
-            switch change {
-            case .put(let schema, let fields):
+        var schema: ObjectSchema?
+        for index in changes.indices {
+            let key = changes[index].key
+            switch changes[index].change {
+            case .put(let fields):
+                if schema?.classID != key.classID { schema = schemas.byClassID[key.classID] }
+                let schema = schema!
                 batch.put(forKey: key.key, in: Keyspace(key.classID)) { bytes in
                     RecordCodec.encode(fields, schema: schema, appendingTo: &bytes)
                 }

@@ -96,6 +96,7 @@ struct Catalog: Codable, Equatable {
             var indexByPropertyID = [Int](repeating: -1, count: Int(stored.map(\.propertyID).max() ?? 0) + 1)
             for property in stored { indexByPropertyID[Int(property.propertyID)] = property.index }
             schema.indexByPropertyID = indexByPropertyID
+            schema.propertyIDs = schema.properties.map { $0.isStored ? $0.propertyID : 0 }
             classes[classes.firstIndex(where: { $0.name == schema.className })!] = entry
         }
     }

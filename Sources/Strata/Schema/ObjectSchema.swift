@@ -20,6 +20,9 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     let indexByName: [String: Int]
     /// The class's stable id, which is also its keyspace. Assigned by the catalog.
     var classID: UInt32 = 0
+    /// Each property's stable id, in property order (0 for `LinkingObjects`, which are not
+    /// stored). Assigned by the catalog.
+    var propertyIDs: [UInt32] = []
     /// Property index by stable property id (-1: no current property has that id). Assigned by
     /// the catalog; ids are small, dense numbers.
     var indexByPropertyID: [Int] = []
@@ -90,6 +93,8 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         self.primaryKeyIndex = primaryKeyIndex
         indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }
         storedProperties = properties.filter(\.isStored)
+        managedIndexOffsets = properties.map(\.accessor.offset)
+        accessors = properties.map(\.accessor)
         // As Realm does for a property added to a class: the declared default (read from the
         // prototype), for scalars; links and collections start empty.
         defaultFields = properties.map { property in
@@ -122,6 +127,12 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         return stored
     }
 
+    /// Each property's accessor, in property order (reading them from this array does not
+    /// touch the `PropertySchema` objects).
+    let accessors: [any PropertyAccessing]
+    /// Per property, in order: the byte offset in an instance of its `Persisted`'s managed index
+    /// (the wrapper's first word), so that making an object managed is a loop of stores.
+    let managedIndexOffsets: [Int]
     /// The properties kept in records (every property but `LinkingObjects`), in order.
     let storedProperties: [PropertySchema]
     /// The properties with a secondary index (primary keys excluded: the key is their index).

@@ -25,6 +25,9 @@ extension Persisted: PersistedProperty {
 
 /// Reads and writes one property of any instance of one class.
 protocol PropertyAccessing: Sendable {
+    /// The byte offset of the property's `Persisted` in an instance; its managed index is the
+    /// first word there.
+    var offset: Int { get }
     /// The declared options, read from a prototype.
     func options(of object: ObjectBase) -> PersistedOptions
     /// The value an unmanaged object holds, converted for storage.
