@@ -119,10 +119,15 @@ extension Database {
 
     /// Records a change of a top-level object in the open write, keeping the backlink index of
     /// every object it links to (before and after) in step.
-    func recordChange(_ key: ObjectKey, schema: ObjectSchema, _ change: WriteTransaction.Change) {
+    func recordChange(_ key: ObjectKey, schema: ObjectSchema, _ change: __owned WriteTransaction.Change) {
         guard let transaction else { preconditionFailure("\(schema.className): changed outside a write") }
-        let needsBefore = schema.mayHoldLinks || !schema.indexedProperties.isEmpty
-        let beforeFields = needsBefore ? loadFields(key, schema: schema) : nil
+        guard schema.hasLinksOrIndexes else {
+            // Nothing else to keep in step (no backlinks, no secondary index entries).
+            transaction.record(key, change)
+            bumpVersion()
+            return
+        }
+        let beforeFields = loadFields(key, schema: schema)
         var afterFields: [FieldValue]?
         if case .put(let fields) = change { afterFields = fields }
         recordIndexChanges(key, schema: schema, before: beforeFields, after: afterFields)

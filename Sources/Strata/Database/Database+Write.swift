@@ -61,9 +61,18 @@ extension Database {
             throw deferred
         }
         do {
-            var batch = transaction.batch(schemas: schemas)
+            // The previous commit's batch, emptied: its buffers keep their capacity.
+            var batch = WriteBatch()
+            swap(&batch, &reusableBatch)
+            batch.removeAll()
+            transaction.addChanges(to: &batch, schemas: schemas)
             backlinkRecords(into: &batch)
             indexRecords(into: &batch)
+            defer {
+                // Kept for the next write, unless this one was so large its buffers should go.
+                batch.removeAll()
+                reusableBatch = transaction.changeCount <= Self.largestReusedBatch ? batch : WriteBatch()
+            }
             transaction.releaseBase()
             releasePinnedSnapshot()
             try shared.store.commit(batch)
@@ -77,6 +86,9 @@ extension Database {
         bumpVersion()
         shared.endWrite()
     }
+
+    /// The most objects a write may change for its batch's buffers to be kept for the next one.
+    static let largestReusedBatch = 100_000
 
     /// Discards the open write transaction: every change made in it is undone, and objects
     /// added in it are invalidated. Does nothing when no write is open.
@@ -124,10 +136,10 @@ extension Database {
         }
         // The key first: a primary key is a scalar, so reading it adds nothing.
         let key: ObjectKey
-        if let primaryKey = schema.primaryKey {
-            let field = try primaryKey.accessor.storedValue(of: object, context: self)
-            guard let encoded = PrimaryKeyEncoding.key(for: field, optional: primaryKey.type.isOptional) else {
-                throw StrataError(.invalidValue, "\(schema.className).\(primaryKey.name): the primary key is too long")
+        if let primaryKeyIndex = schema.primaryKeyIndex {
+            let field = try schema.accessors[primaryKeyIndex].storedValue(of: object, context: self)
+            guard let encoded = PrimaryKeyEncoding.key(for: field, optional: schema.primaryKeyIsOptional) else {
+                throw StrataError(.invalidValue, "\(schema.className).\(schema.properties[primaryKeyIndex].name): the primary key is too long")
             }
             key = ObjectKey(classID: schema.classID, key: encoded)
         } else {

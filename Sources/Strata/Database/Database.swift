@@ -59,6 +59,8 @@ public final class Database: @unchecked Sendable {
     var transaction: WriteTransaction?
     /// How many objects the last committed write changed: the next one reserves that much.
     var lastWriteSize = 0
+    /// The last commit's batch, kept for its buffers' capacity.
+    var reusableBatch = WriteBatch()
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     private(set) var version = 0
 

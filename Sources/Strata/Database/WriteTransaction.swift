@@ -77,9 +77,9 @@ final class WriteTransaction {
         }
     }
 
-    /// The storage batch that applies every change; `schemas` gives each class's schema.
-    func batch(schemas: SchemaSet) -> WriteBatch {
-        var batch = WriteBatch()
+    /// Appends the operations that apply every change to `batch`; `schemas` gives each class's
+    /// schema.
+    func addChanges(to batch: inout WriteBatch, schemas: SchemaSet) {
         var schema: ObjectSchema?
         for index in changes.indices {
             let key = changes[index].key
@@ -94,6 +94,5 @@ final class WriteTransaction {
                 batch.delete(key.key, in: Keyspace(key.classID))
             }
         }
-        return batch
     }
 }

@@ -56,10 +56,12 @@ enum RecordCodec {
         var writer = ByteWriter()
         swap(&writer.bytes, &bytes)
         writer.bytes.append(version)
-        writer.varint(UInt64(schema.storedProperties.count))
-        for property in schema.storedProperties {
-            writer.varint(UInt64(property.propertyID))
-            writer.value(fields[property.index])
+        schema.storedFieldLayout.withUnsafeBufferPointer { layout in
+            writer.varint(UInt64(layout.count))
+            for field in layout {
+                writer.varint(UInt64(field.id))
+                writer.value(fields[field.index])
+            }
         }
         swap(&writer.bytes, &bytes)
     }

@@ -97,6 +97,7 @@ struct Catalog: Codable, Equatable {
             for property in stored { indexByPropertyID[Int(property.propertyID)] = property.index }
             schema.indexByPropertyID = indexByPropertyID
             schema.propertyIDs = schema.properties.map { $0.isStored ? $0.propertyID : 0 }
+            schema.storedFieldLayout = stored.map { ($0.propertyID, $0.index) }
             classes[classes.firstIndex(where: { $0.name == schema.className })!] = entry
         }
     }

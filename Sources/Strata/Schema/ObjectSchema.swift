@@ -20,6 +20,9 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     let indexByName: [String: Int]
     /// The class's stable id, which is also its keyspace. Assigned by the catalog.
     var classID: UInt32 = 0
+    /// The stored properties' ids and indices, in property order: what a record holds. Assigned
+    /// by the catalog with the ids.
+    var storedFieldLayout: [(id: UInt32, index: Int)] = []
     /// Each property's stable id, in property order (0 for `LinkingObjects`, which are not
     /// stored). Assigned by the catalog.
     var propertyIDs: [UInt32] = []
@@ -104,6 +107,8 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
             return declared
         }
         mayHoldLinks = properties.contains { $0.mayHoldLinks }
+        hasLinksOrIndexes = mayHoldLinks || !indexedProperties.isEmpty
+        primaryKeyIsOptional = primaryKeyIndex.map { properties[$0].type.isOptional } ?? false
         indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
     }
 
@@ -146,6 +151,10 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
 
     /// Whether any property can hold links (so changes must maintain the backlink index).
     let mayHoldLinks: Bool
+    /// Whether the primary key (if any) is optional.
+    let primaryKeyIsOptional: Bool
+    /// Whether a change of an object must also update backlinks or secondary index entries.
+    let hasLinksOrIndexes: Bool
 
     /// The property named `name`, or nil.
     public subscript(name: String) -> PropertySchema? {
