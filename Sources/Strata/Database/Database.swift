@@ -48,14 +48,22 @@ public final class Database: @unchecked Sendable {
     public let isFrozen: Bool
 
     let shared: SharedStore
+    /// `shared.store`, one load closer.
+    private let store: Store
     let schemas: SchemaSet
     /// The version a live database reads (refreshed to the newest commit as it reads) or a
     /// frozen one is pinned to. Nil only while a commit runs (see `commitWrite`).
     private var pinned: Snapshot?
     var snapshot: Snapshot {
         get { pinned.unsafelyUnwrapped }
-        set { pinned = newValue }
+        set {
+            pinned = newValue
+            pinnedSequence = newValue.sequence
+        }
     }
+    /// The sequence of `snapshot`, kept beside it so that checking for a newer commit does not
+    /// copy the snapshot.
+    private var pinnedSequence: UInt64 = 0
     var transaction: WriteTransaction?
     /// How many objects the last committed write changed: the next one reserves that much.
     var lastWriteSize = 0
@@ -80,8 +88,10 @@ public final class Database: @unchecked Sendable {
     init(configuration: Configuration, shared: SharedStore, schemas: SchemaSet, snapshot: Snapshot, frozen: Bool) {
         self.configuration = configuration
         self.shared = shared
+        self.store = shared.store
         self.schemas = schemas
         self.pinned = snapshot
+        self.pinnedSequence = snapshot.sequence
         self.isFrozen = frozen
     }
 
@@ -115,7 +125,7 @@ public final class Database: @unchecked Sendable {
 
     /// The version stamp reads cache against; refreshes a live view to the latest commit.
     func readVersion() -> Int {
-        if !isFrozen, transaction == nil, shared.store.sequence != snapshot.sequence {
+        if !isFrozen, transaction == nil, store.sequence != pinnedSequence {
             snapshot = shared.store.snapshot()
             version += 1
         }

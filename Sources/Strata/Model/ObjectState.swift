@@ -96,9 +96,12 @@ public final class ObjectState {
     @usableFromInline
     func plainField(_ index: Int) -> FieldValue? {
         guard tracer == nil, schema.readsPlainField[index] else { return nil }
-        if let record = pendingRecord, pendingReads == 0, database.readVersion() == cachedVersion {
-            pendingReads = 1
-            return database.decodeField(index, of: record, schema: schema)
+        if database.readVersion() == cachedVersion {
+            guard let record = pendingRecord else { return fields[index] }  // the cached fields
+            if pendingReads == 0 {
+                pendingReads = 1
+                return database.decodeField(index, of: record, schema: schema)
+            }
         }
         return currentFields()?[index]
     }
