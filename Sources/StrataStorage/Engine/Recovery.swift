@@ -131,15 +131,18 @@ struct Recovery {
         }
         result.sawLogSegment = true
         var index = result.index
-        let scan = try file.withBytes(at: 0, count: size) { bytes in
-            SegmentScanner.scan(bytes, after: result.lastSequence) { _, operations in
-                for operation in operations {
-                    if operation.isPut {
-                        index.set(
-                            RecordLocation(segment: number, offset: operation.offset, length: operation.length),
-                            for: operation.key, in: operation.keyspace)
-                    } else {
-                        index.remove(operation.key, in: operation.keyspace)
+        result.index = KeyIndex()  // so that `index` is the only owner, changed in place
+        let scan = try index.edit { index in
+            try file.withBytes(at: 0, count: size) { bytes in
+                SegmentScanner.scan(bytes, after: result.lastSequence) { _, operations in
+                    for operation in operations {
+                        if operation.isPut {
+                            index.set(
+                                RecordLocation(segment: number, offset: operation.offset, length: operation.length),
+                                for: operation.key, in: operation.keyspace)
+                        } else {
+                            index.remove(operation.key, in: operation.keyspace)
+                        }
                     }
                 }
             }
@@ -199,14 +202,17 @@ struct Recovery {
     private func scanCompactedSegment(_ segment: SegmentFile, size: Int, into result: inout Result) throws -> Bool {
         let number = segment.number
         var index = result.index
-        let scan = try segment.file.withBytes(at: 0, count: size) { bytes in
-            SegmentScanner.scanCompacted(bytes, after: result.lastSequence) { _, operation in
-                // Only compacted segments were scanned so far: a key already in the index was
-                // copied twice, which compaction never does.
-                let location = RecordLocation(segment: number, offset: operation.offset, length: operation.length)
-                guard let earlier = index.set(location, for: operation.key, in: operation.keyspace) else { return nil }
-                index.set(earlier, for: operation.key, in: operation.keyspace)
-                return "key \(operation.key) of \(operation.keyspace) appears twice among the compacted segments"
+        result.index = KeyIndex()  // so that `index` is the only owner, changed in place
+        let scan = try index.edit { index in
+            try segment.file.withBytes(at: 0, count: size) { bytes in
+                SegmentScanner.scanCompacted(bytes, after: result.lastSequence) { _, operation in
+                    // Only compacted segments were scanned so far: a key already in the index
+                    // was copied twice, which compaction never does.
+                    let location = RecordLocation(segment: number, offset: operation.offset, length: operation.length)
+                    guard let earlier = index.set(location, for: operation.key, in: operation.keyspace) else { return nil }
+                    index.set(earlier, for: operation.key, in: operation.keyspace)
+                    return "key \(operation.key) of \(operation.keyspace) appears twice among the compacted segments"
+                }
             }
         }
         result.index = index

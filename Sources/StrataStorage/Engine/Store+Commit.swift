@@ -142,17 +142,19 @@ extension Store {
         let writtenBytes = state.buffer.count
         let spans = state.recordSpans
         published.withLock { published in fence.run {
-            var spanIndex = 0
-            for ticket in group {
-                for operation in ticket.batch.operations {
-                    let span = spans[spanIndex]
-                    spanIndex += 1
-                    if operation.isDelete {
-                        published.index.remove(operation.key, in: operation.keyspace)
-                    } else {
-                        published.index.set(
-                            RecordLocation(segment: segmentNumber, offset: base + span.offset, length: span.length),
-                            for: operation.key, in: operation.keyspace)
+            published.index.edit { index in
+                var spanIndex = 0
+                for ticket in group {
+                    for operation in ticket.batch.operations {
+                        let span = spans[spanIndex]
+                        spanIndex += 1
+                        if operation.isDelete {
+                            index.remove(operation.key, in: operation.keyspace)
+                        } else {
+                            index.set(
+                                RecordLocation(segment: segmentNumber, offset: base + span.offset, length: span.length),
+                                for: operation.key, in: operation.keyspace)
+                        }
                     }
                 }
             }

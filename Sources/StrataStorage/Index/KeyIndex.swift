@@ -10,6 +10,10 @@ import HashTreeCollections
 // untouched. Keys that grow (auto-increment and time-ordered ids) touch only the right edge of
 // their tree, so a commit copies a handful of nodes however many keys it adds.
 //
+// Changes go through an `Editor`, which takes one keyspace's tree out of the trie while it
+// changes it: a run of changes in one keyspace looks the keyspace up (and hashes it) once, and
+// the tree, held by nothing else, is changed in place.
+//
 // A KeyIndex is a value; sharing one across threads is safe, mutating one needs the usual
 // exclusive access.
 
@@ -30,31 +34,81 @@ struct KeyIndex: Sendable {
     /// Points `key` at `location`; returns where it pointed before.
     @discardableResult
     mutating func set(_ location: RecordLocation, for key: StorageKey, in keyspace: Keyspace) -> RecordLocation? {
-        let old = keyspaces[keyspace, default: KeyTree()].updateValue(location, forKey: key)
-        liveBytes += Int(location.length)
-        if let old {
-            liveBytes -= Int(old.length)
-        } else {
-            count += 1
-        }
-        return old
+        edit { $0.set(location, for: key, in: keyspace) }
     }
 
     /// Forgets `key`; returns where it pointed.
     @discardableResult
     mutating func remove(_ key: StorageKey, in keyspace: Keyspace) -> RecordLocation? {
         guard keyspaces[keyspace]?[key] != nil else { return nil }
-        let old = keyspaces[keyspace]?.removeValue(forKey: key)
-        if let old {
-            count -= 1
-            liveBytes -= Int(old.length)
-            if keyspaces[keyspace]?.isEmpty == true { keyspaces[keyspace] = nil }
-        }
-        return old
+        return edit { $0.remove(key, in: keyspace) }
     }
 
     /// The keys of one keyspace with their locations, in key order (empty when it has none).
     func entries(in keyspace: Keyspace) -> Keys {
         keyspaces[keyspace] ?? KeyTree()
+    }
+
+    /// Runs `body` with an editor of this index; its changes are in the index when `edit`
+    /// returns (and not before: the index is empty while `body` runs).
+    mutating func edit<R>(_ body: (inout Editor) throws -> R) rethrows -> R {
+        var editor = Editor(index: KeyIndex())
+        swap(&self, &editor.index)
+        defer {
+            editor.closeKeyspace()
+            swap(&self, &editor.index)
+        }
+        return try body(&editor)
+    }
+
+    /// Changes an index (see ``KeyIndex/edit(_:)``), one open keyspace at a time.
+    struct Editor {
+        fileprivate var index: KeyIndex
+        /// The keyspace being changed, its tree out of `index.keyspaces` meanwhile.
+        private var openKeyspace: Keyspace?
+        private var openKeys = KeyTree()
+
+        fileprivate init(index: KeyIndex) { self.index = index }
+
+        /// Points `key` at `location`; returns where it pointed before.
+        @discardableResult
+        mutating func set(_ location: RecordLocation, for key: StorageKey, in keyspace: Keyspace) -> RecordLocation? {
+            open(keyspace)
+            let old = openKeys.updateValue(location, forKey: key)
+            index.liveBytes += Int(location.length)
+            if let old {
+                index.liveBytes -= Int(old.length)
+            } else {
+                index.count += 1
+            }
+            return old
+        }
+
+        /// Forgets `key`; returns where it pointed.
+        @discardableResult
+        mutating func remove(_ key: StorageKey, in keyspace: Keyspace) -> RecordLocation? {
+            open(keyspace)
+            guard let old = openKeys.removeValue(forKey: key) else { return nil }
+            index.count -= 1
+            index.liveBytes -= Int(old.length)
+            return old
+        }
+
+        @inline(__always)
+        private mutating func open(_ keyspace: Keyspace) {
+            guard openKeyspace != keyspace else { return }
+            closeKeyspace()
+            openKeyspace = keyspace
+            openKeys = index.keyspaces.removeValue(forKey: keyspace) ?? KeyTree()
+        }
+
+        /// Puts the open keyspace's tree back (dropping the keyspace when it has no keys left).
+        fileprivate mutating func closeKeyspace() {
+            guard let keyspace = openKeyspace else { return }
+            openKeyspace = nil
+            var keys = KeyTree()
+            swap(&keys, &openKeys)
+            if !keys.isEmpty { index.keyspaces[keyspace] = keys }
+        }
     }
 }
