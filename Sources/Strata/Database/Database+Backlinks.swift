@@ -119,15 +119,19 @@ extension Database {
 
     /// Records a change of a top-level object in the open write, keeping the backlink index of
     /// every object it links to (before and after) in step.
-    func recordChange(_ key: ObjectKey, schema: ObjectSchema, _ change: __owned WriteTransaction.Change) {
+    /// `before` is the object's fields as the write sees them before the change (nil when it
+    /// does not exist); `reservation` is where the change goes.
+    func recordChange(
+        _ key: ObjectKey, schema: ObjectSchema, _ change: __owned WriteTransaction.Change,
+        before beforeFields: [FieldValue]?, at reservation: WriteTransaction.Reservation
+    ) {
         guard let transaction else { preconditionFailure("\(schema.className): changed outside a write") }
         guard schema.hasLinksOrIndexes else {
             // Nothing else to keep in step (no backlinks, no secondary index entries).
-            transaction.record(key, change)
+            transaction.store(change, at: reservation, for: key)
             bumpVersion()
             return
         }
-        let beforeFields = loadFields(key, schema: schema)
         var afterFields: [FieldValue]?
         if case .put(let fields) = change { afterFields = fields }
         recordIndexChanges(key, schema: schema, before: beforeFields, after: afterFields)
@@ -143,7 +147,7 @@ extension Database {
                 }
             }
         }
-        transaction.record(key, change)
+        transaction.store(change, at: reservation, for: key)
         bumpVersion()
     }
 

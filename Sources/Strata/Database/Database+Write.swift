@@ -162,32 +162,49 @@ extension Database {
             throw error
         }
         state.isBeingAdded = false
-        var isNew = true
-        if let primaryKey = schema.primaryKey, let existing = loadFields(key, schema: schema) {
-            isNew = false
+        // One lookup of the key among the write's changes: where its change goes, and what the
+        // write already holds for it; the stored object is looked for only when it holds none.
+        let reservation = transaction.reserve(key)
+        let existing: [FieldValue]?
+        switch reservation.previous {
+        case .put(let fields)?: existing = fields
+        case .delete?: existing = nil
+        case nil: existing = schema.primaryKeyIndex == nil ? nil : storedFields(key, schema: schema, in: transaction)
+        }
+        if let primaryKeyIndex = schema.primaryKeyIndex, let existing {
+            let unchanged: Bool
             if object.isPrimaryKeyReference {
-                manage(object, state: state, schema: schema)
-                return key
+                unchanged = true
+            } else {
+                switch update {
+                case .error:
+                    transaction.abandon(reservation, for: key)
+                    object._strataState = nil
+                    throw StrataError(
+                        .primaryKeyExists,
+                        "\(schema.className) with primary key \(PrimaryKeyDisplay.text(fields[primaryKeyIndex])) already exists")
+                case .modified: unchanged = existing == fields
+                case .all: unchanged = false
+                }
             }
-            switch update {
-            case .error:
-                object._strataState = nil
-                throw StrataError(
-                    .primaryKeyExists,
-                    "\(schema.className) with primary key \(PrimaryKeyDisplay.text(fields[primaryKey.index])) already exists")
-            case .modified where existing == fields:
+            if unchanged {
+                transaction.abandon(reservation, for: key)
                 manage(object, state: state, schema: schema)
                 return key
-            case .modified, .all:
-                break
             }
         }
-        recordChange(key, schema: schema, .put(fields))
+        recordChange(key, schema: schema, .put(fields), before: existing, at: reservation)
         state.prime(fields, version: currentVersion)
         manage(object, state: state, schema: schema)
         // Only an object this write created disappears if the write is cancelled.
-        if isNew { transaction.attached.append(object) }
+        if existing == nil { transaction.attached.append(object) }
         return key
+    }
+
+    /// The fields of the object at `key` in the write's base snapshot (not its changes).
+    private func storedFields(_ key: ObjectKey, schema: ObjectSchema, in transaction: WriteTransaction) -> [FieldValue]? {
+        guard let entry = transaction.baseEntries(classID: key.classID).entry(for: key.key) else { return nil }
+        return decodeFields(of: entry, schema: schema)
     }
 
     /// Makes an object being added managed through `state`, and drops the values it held
@@ -255,6 +272,14 @@ extension Database {
     /// Replaces a top-level object's fields in the open write.
     func replaceFields(of key: ObjectKey, schema: ObjectSchema, with fields: [FieldValue]) {
         recordChange(key, schema: schema, .put(fields))
+    }
+
+    /// Records a change of a top-level object in the open write, with the backlink and index
+    /// notes it implies.
+    func recordChange(_ key: ObjectKey, schema: ObjectSchema, _ change: __owned WriteTransaction.Change) {
+        guard let transaction else { preconditionFailure("\(schema.className): changed outside a write") }
+        let before = schema.hasLinksOrIndexes ? loadFields(key, schema: schema) : nil
+        recordChange(key, schema: schema, change, before: before, at: transaction.reserve(key))
     }
 }
 

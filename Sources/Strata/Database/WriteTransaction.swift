@@ -18,6 +18,8 @@ final class WriteTransaction {
     private var changes: [(key: ObjectKey, change: Change)] = []
     /// The position in `changes` of each changed object's entry.
     private var positions: [ObjectKey: Int] = [:]
+    /// See `baseEntries(classID:)`.
+    private var cachedBaseEntries: (classID: UInt32, entries: Snapshot.Entries)?
     /// Objects that became managed in this write; they are invalidated if it rolls back.
     var attached: [ObjectBase] = []
     /// The first error a property setter could not throw; the write fails with it.
@@ -41,7 +43,10 @@ final class WriteTransaction {
 
     /// Drops the base snapshot once the commit batch is built, so the store's index is not
     /// shared while the commit updates it.
-    func releaseBase() { pinnedBase = nil }
+    func releaseBase() {
+        pinnedBase = nil
+        cachedBaseEntries = nil
+    }
 
     /// Keeps the first error a setter could not throw; the write fails with it at commit.
     func `defer`(_ error: any Error, context: String) {
@@ -53,17 +58,49 @@ final class WriteTransaction {
         }
     }
 
-    func record(_ key: __owned ObjectKey, _ change: __owned Change) {
-        if let existing = positions.updateValue(changes.count, forKey: key) {
-            positions[key] = existing
-            changes[existing].change = change
-        } else {
+    /// Where a key's change goes, and the change this write already holds for it (nil when
+    /// it has not touched the key).
+    struct Reservation {
+        let position: Int
+        let previous: Change?
+    }
+
+    /// Reserves the place of `key`'s change (its current one, or a new one at the end) with one
+    /// lookup. Follow it with `store(_:at:for:)` or `abandon(_:for:)` before anything else
+    /// changes the write.
+    func reserve(_ key: ObjectKey) -> Reservation {
+        let end = changes.count
+        var position = end
+        func read(_ stored: inout Int) { position = stored }
+        read(&positions[key, default: end])  // inserts `end` when the key is new
+        return Reservation(position: position, previous: position == end ? nil : changes[position].change)
+    }
+
+    /// Stores `key`'s change in its reserved place.
+    func store(_ change: __owned Change, at reservation: Reservation, for key: __owned ObjectKey) {
+        if reservation.position == changes.count {
             changes.append((key, change))
+        } else {
+            changes[reservation.position].change = change
         }
     }
 
+    /// Gives up a reservation without a change.
+    func abandon(_ reservation: Reservation, for key: ObjectKey) {
+        if reservation.position == changes.count { positions[key] = nil }
+    }
+
+    /// The entries of one class in the base snapshot, kept for the class last asked for.
+    func baseEntries(classID: UInt32) -> Snapshot.Entries {
+        if let cached = cachedBaseEntries, cached.classID == classID { return cached.entries }
+        let entries = base.entries(in: Keyspace(classID))
+        cachedBaseEntries = (classID, entries)
+        return entries
+    }
+
     func change(for key: ObjectKey) -> Change? {
-        guard let position = positions[key] else { return nil }
+        // (A reserved key has no change yet: its position is the end.)
+        guard let position = positions[key], position < changes.count else { return nil }
         return changes[position].change
     }
 

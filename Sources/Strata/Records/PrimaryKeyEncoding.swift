@@ -12,6 +12,10 @@ import StrataStorage
 enum PrimaryKeyEncoding {
     /// The storage key for a primary-key value, or nil when the value is not of a key type.
     static func key(for value: FieldValue, optional: Bool) -> StorageKey? {
+        if !optional, case .int(let number) = value {
+            // The common key, without building its bytes: the same 8 bytes, inline.
+            return StorageKey(UInt64(bitPattern: number) ^ (1 << 63))
+        }
         var bytes: [UInt8] = []
         if optional {
             if value.isNull { return StorageKey([0]) }

@@ -20,6 +20,12 @@ extension Snapshot {
         /// - Complexity: O(1).
         public var count: Int { keys.count }
 
+        /// The entry of `key`, or nil when the keyspace does not hold it.
+        /// - Complexity: O(log n) in the entry count.
+        public func entry(for key: StorageKey) -> Entry? {
+            keys[key].map { Entry(key: key, location: $0) }
+        }
+
         /// Walks the entries.
         public func makeIterator() -> Iterator { Iterator(base: keys.makeIterator()) }
 
