@@ -203,7 +203,7 @@ extension Database {
 
     /// The fields of the object at `key` in the write's base snapshot (not its changes).
     private func storedFields(_ key: ObjectKey, schema: ObjectSchema, in transaction: WriteTransaction) -> [FieldValue]? {
-        guard let entry = transaction.baseEntries(classID: key.classID).entry(for: key.key) else { return nil }
+        guard let entry = transaction.baseEntry(for: key) else { return nil }
         return decodeFields(of: entry, schema: schema)
     }
 

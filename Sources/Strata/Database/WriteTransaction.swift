@@ -18,8 +18,9 @@ final class WriteTransaction {
     private var changes: [(key: ObjectKey, change: Change)] = []
     /// The position in `changes` of each changed object's entry.
     private var positions: [ObjectKey: Int] = [:]
-    /// See `baseEntries(classID:)`.
-    private var cachedBaseEntries: (classID: UInt32, entries: Snapshot.Entries)?
+    /// See `baseEntry(for:)`; no class is kept while `cachedBaseClassID` is nil.
+    private var cachedBaseClassID: UInt32?
+    private var cachedBaseEntries = Snapshot.Entries.empty
     /// Objects that became managed in this write; they are invalidated if it rolls back.
     var attached: [ObjectBase] = []
     /// The first error a property setter could not throw; the write fails with it.
@@ -45,7 +46,8 @@ final class WriteTransaction {
     /// shared while the commit updates it.
     func releaseBase() {
         pinnedBase = nil
-        cachedBaseEntries = nil
+        cachedBaseClassID = nil
+        cachedBaseEntries = .empty
     }
 
     /// Keeps the first error a setter could not throw; the write fails with it at commit.
@@ -90,12 +92,14 @@ final class WriteTransaction {
         if reservation.position == changes.count { positions[key] = nil }
     }
 
-    /// The entries of one class in the base snapshot, kept for the class last asked for.
-    func baseEntries(classID: UInt32) -> Snapshot.Entries {
-        if let cached = cachedBaseEntries, cached.classID == classID { return cached.entries }
-        let entries = base.entries(in: Keyspace(classID))
-        cachedBaseEntries = (classID, entries)
-        return entries
+    /// The entry of `key` in the base snapshot, or nil. The entries of the class last asked
+    /// for are kept, so a run of lookups in one class looks the class up once.
+    func baseEntry(for key: ObjectKey) -> Snapshot.Entry? {
+        if cachedBaseClassID != key.classID {
+            cachedBaseEntries = base.entries(in: Keyspace(key.classID))
+            cachedBaseClassID = key.classID
+        }
+        return cachedBaseEntries.entry(for: key.key)
     }
 
     func change(for key: ObjectKey) -> Change? {

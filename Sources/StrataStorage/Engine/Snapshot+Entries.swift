@@ -16,6 +16,9 @@ extension Snapshot {
     public struct Entries: Sequence, Sendable {
         let keys: KeyIndex.Keys
 
+        /// No entries.
+        public static let empty = Entries(keys: KeyTree())
+
         /// The number of entries.
         /// - Complexity: O(1).
         public var count: Int { keys.count }

@@ -174,3 +174,18 @@ extension StorageKey: CustomStringConvertible {
         }
     }
 }
+
+extension StorageKey {
+    /// Hashes the key's representation: the two words of an inline key (no case tag: the length
+    /// byte in the second word already tells keys apart), the bytes of a longer one.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        switch representation {
+        case .inline(let w0, let w1):
+            hasher.combine(w0)
+            hasher.combine(w1)
+        case .heap(let bytes):
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+}
