@@ -131,14 +131,22 @@ extension Database {
             }
             return state.key
         }
-        guard let schema = schemas.schema(for: type(of: object)) else {
-            throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
+        let schema: ObjectSchema
+        if let last = lastAddedSchema, last.type == type(of: object) {
+            schema = last
+        } else {
+            guard let found = schemas.schema(for: type(of: object)) else {
+                throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
+            }
+            schema = found
+            lastAddedSchema = found
         }
         // The key first: a primary key is a scalar, so reading it adds nothing.
         let key: ObjectKey
+        var primaryKeyField = FieldValue.null
         if let primaryKeyIndex = schema.primaryKeyIndex {
-            let field = try schema.accessors[primaryKeyIndex].storedValue(of: object, context: self)
-            guard let encoded = PrimaryKeyEncoding.key(for: field, optional: schema.primaryKeyIsOptional) else {
+            primaryKeyField = try schema.accessors[primaryKeyIndex].storedValue(of: object, context: self)
+            guard let encoded = PrimaryKeyEncoding.key(for: primaryKeyField, optional: schema.primaryKeyIsOptional) else {
                 throw StrataError(.invalidValue, "\(schema.className).\(schema.properties[primaryKeyIndex].name): the primary key is too long")
             }
             key = ObjectKey(classID: schema.classID, key: encoded)
@@ -155,7 +163,8 @@ extension Database {
             let accessors = schema.accessors
             fields.reserveCapacity(accessors.count)
             for index in accessors.indices {
-                fields.append(try accessors[index].storedValue(of: object, context: self))
+                fields.append(index == schema.primaryKeyIndex
+                    ? primaryKeyField : try accessors[index].storedValue(of: object, context: self))
             }
         } catch {
             object._strataState = nil

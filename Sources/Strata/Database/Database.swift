@@ -67,6 +67,8 @@ public final class Database: @unchecked Sendable {
     var transaction: WriteTransaction?
     /// How many objects the last committed write changed: the next one reserves that much.
     var lastWriteSize = 0
+    /// The schema of the class last added (writes only: a live database is used by one thread).
+    var lastAddedSchema: ObjectSchema?
     /// The last commit's batch, kept for its buffers' capacity.
     var reusableBatch = WriteBatch()
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
