@@ -56,11 +56,18 @@ public struct Snapshot: Sendable {
     /// returns nil without calling `body` when the key has no value.
     /// The bytes are valid only inside `body`.
     /// - Throws: what ``value(for:in:)`` throws, and what `body` throws.
+    @inlinable
     public func withValue<R>(
         for key: StorageKey, in keyspace: Keyspace, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        guard let location = index.location(of: key, in: keyspace) else { return nil }
-        return try withValue(of: Entry(key: key, location: location), body)
+        guard let entry = entry(for: key, in: keyspace) else { return nil }
+        return try withValue(of: entry, body)
+    }
+
+    /// The entry of `key` in `keyspace`, or nil.
+    @usableFromInline
+    func entry(for key: StorageKey, in keyspace: Keyspace) -> Entry? {
+        index.location(of: key, in: keyspace).map { Entry(key: key, location: $0) }
     }
 
     /// The keys of `keyspace`, in ascending byte-wise order.
@@ -95,7 +102,18 @@ public struct Snapshot: Sendable {
     ///   snapshot).
     /// - Throws: what ``value(for:in:)`` throws, and what `body` throws.
     /// - Complexity: O(1) plus the value's size.
+    @inlinable
     public func withValue<R>(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        // Only this wrapper is generic, and it is inlined (so specialized) in the caller; the
+        // record is read by non-generic code, which needs no runtime metadata for R.
+        var result: R?
+        try visitValue(of: entry) { result = try body($0) }
+        return result.unsafelyUnwrapped
+    }
+
+    /// Calls `body` with the value `entry` refers to (see ``withValue(of:_:)``).
+    @usableFromInline
+    func visitValue(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try withRecord(at: entry.location) { record in
             if record.isCompressed {
                 return try record.value(limit: options.maxValueSize).withUnsafeBytes(body)
