@@ -6,15 +6,22 @@ extension Database {
     /// - Precondition: `type` is one of the database's object types and has a primary key.
     /// - Complexity: O(log₆₄ n) in the class's object count — a B+tree lookup, at most four node
     ///   visits up to 16M objects — then one record read.
+    @inlinable
     public func object<T: Object, K: _PrimaryKey>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
+        // Generic only here (inlined, so specialized, in the caller); the lookup is not.
+        guard let field = try? key._strataWrite(nil) else { return nil }
+        return object(ofType: type, forPrimaryKeyField: field).map { unsafeDowncast($0, to: T.self) }
+    }
+
+    /// The object of `type` whose primary key has the stored value `field`, or nil.
+    @usableFromInline
+    func object(ofType type: ObjectBase.Type, forPrimaryKeyField field: FieldValue) -> ObjectBase? {
         let schema = requireSchema(type)
-        guard let primaryKey = schema.primaryKey else {
+        guard schema.primaryKeyIndex != nil else {
             preconditionFailure("\(schema.className) has no primary key; declare one with @Persisted(primaryKey: true)")
         }
-        guard let field = try? key._strataWrite(nil),
-              let storageKey = PrimaryKeyEncoding.key(for: field, optional: primaryKey.type.isOptional)
-        else { return nil }
-        return object(for: ObjectKey(classID: schema.classID, key: storageKey), schema: schema) as? T
+        guard let storageKey = PrimaryKeyEncoding.key(for: field, optional: schema.primaryKeyIsOptional) else { return nil }
+        return object(for: ObjectKey(classID: schema.classID, key: storageKey), schema: schema)
     }
 
     /// Every object of `type`, as lazily evaluated, live ``Results``.
@@ -40,10 +47,14 @@ extension Database {
             case .delete: return nil
             }
         }
+        // The closures below return nothing and fill a local: a generic result of this enum
+        // type would be moved through runtime value witnesses on every read.
+        var fields: [FieldValue]?
         do {
-            return try snapshot.withValue(for: key.key, in: Keyspace(key.classID)) {
-                try RecordCodec.decodeFields($0, schema: schema)
+            _ = try snapshot.withValue(for: key.key, in: Keyspace(key.classID)) {
+                fields = try RecordCodec.decodeFields($0, schema: schema)
             }
+            return fields
         } catch {
             preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
         }
@@ -146,8 +157,10 @@ extension Database {
     /// The fields in a record of this view's snapshot (with `only`, just those it flags; the
     /// others read as their defaults).
     func decodeFields(of record: Snapshot.Entry, schema: ObjectSchema, only wanted: [Bool]? = nil) -> [FieldValue] {
+        var fields: [FieldValue] = []
         do {
-            return try snapshot.withValue(of: record) { try RecordCodec.decodeFields($0, schema: schema, only: wanted) }
+            try snapshot.withValue(of: record) { fields = try RecordCodec.decodeFields($0, schema: schema, only: wanted) }
+            return fields
         } catch {
             preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
         }
@@ -155,10 +168,11 @@ extension Database {
 
     /// One field of a record of this view's snapshot.
     func decodeField(_ index: Int, of record: Snapshot.Entry, schema: ObjectSchema) -> FieldValue {
+        var field: FieldValue?
         do {
             let id = schema.propertyIDs[index]
-            return try snapshot.withValue(of: record) { try RecordCodec.decodeField($0, propertyID: id) }
-                ?? schema.defaultFields[index]
+            try snapshot.withValue(of: record) { field = try RecordCodec.decodeField($0, propertyID: id) }
+            return field ?? schema.defaultFields[index]
         } catch {
             preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
         }

@@ -64,7 +64,7 @@ public final class Database: @unchecked Sendable {
     /// The sequence of `snapshot`, kept beside it so that checking for a newer commit does not
     /// copy the snapshot.
     private var pinnedSequence: UInt64 = 0
-    var transaction: WriteTransaction?
+    @exclusivity(unchecked) var transaction: WriteTransaction?
     /// How many objects the last committed write changed: the next one reserves that much.
     var lastWriteSize = 0
     /// The schema of the class last added (writes only: a live database is used by one thread).
@@ -72,7 +72,7 @@ public final class Database: @unchecked Sendable {
     /// The last commit's batch, kept for its buffers' capacity.
     var reusableBatch = WriteBatch()
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
-    private(set) var version = 0
+    @exclusivity(unchecked) private(set) var version = 0
 
     /// Opens (creating if needed) the database in `configuration.directory`.
     ///

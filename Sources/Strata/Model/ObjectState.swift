@@ -7,7 +7,10 @@ import StrataStorage
 /// value inside its parent's fields: `location` names the parent, the property, and the position
 /// in a list; writes go back through the parent up to the top-level record.
 ///
-/// Thread safety: as the object that holds it (a frozen object's state is only ever read).
+/// Thread safety: as the object that holds it (a frozen object's state is only ever read). The
+/// cache's properties skip Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): no
+/// access to them overlaps another (none calls out while it holds one), and they are on every
+/// property read.
 public final class ObjectState {
     unowned(unsafe) let database: Database
     let schema: ObjectSchema
@@ -20,13 +23,13 @@ public final class ObjectState {
     var isBeingAdded = false
     /// Set on a key-path tracer's state: reads record the property instead of reading.
     let tracer: KeyPathTracer?
-    private var cachedVersion = -1
-    private var fields: [FieldValue] = []
+    @exclusivity(unchecked) private var cachedVersion = -1
+    @exclusivity(unchecked) private var fields: [FieldValue] = []
     /// The record the fields are in, not decoded yet (valid while the view is at
     /// `cachedVersion`): an object handed out by a scan decodes its first plain property read
     /// alone, and every field at the second.
-    private var pendingRecord: Snapshot.Entry?
-    private var pendingReads = 0
+    @exclusivity(unchecked) private var pendingRecord: Snapshot.Entry?
+    @exclusivity(unchecked) private var pendingReads = 0
     /// Keeps the database alive as long as one of its objects is.
     private let retainedDatabase: Database
 

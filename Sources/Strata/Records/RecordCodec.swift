@@ -208,6 +208,11 @@ struct ByteReader {
     }
 
     mutating func varint() throws -> UInt64 {
+        // Most varints (ids, counts, small numbers) are one byte.
+        if position < bytes.count, bytes[position] < 0x80 {
+            defer { position += 1 }
+            return UInt64(bytes[position])
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

@@ -114,7 +114,7 @@ public struct Snapshot: Sendable {
     /// Calls `body` with the value `entry` refers to (see ``withValue(of:_:)``).
     @usableFromInline
     func visitValue(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try withRecord(at: entry.location) { record in
+        try visitRecord(at: entry.location) { record in
             if record.isCompressed {
                 return try record.value(limit: options.maxValueSize).withUnsafeBytes(body)
             }
@@ -136,10 +136,18 @@ public struct Snapshot: Sendable {
 
     /// Reads and checks the record at `location`; `body` sees it decoded.
     func withRecord<R>(at location: RecordLocation, _ body: (DecodedRecord) throws -> R) throws -> R {
+        var result: R?
+        try visitRecord(at: location) { result = try body($0) }
+        return result.unsafelyUnwrapped
+    }
+
+    /// Reads and checks the record at `location`; `body` sees it decoded. Not generic, so that a
+    /// read costs no runtime generic metadata.
+    func visitRecord(at location: RecordLocation, _ body: (DecodedRecord) throws -> Void) throws {
         guard let segment = storage.segments[location.segment] else {
             throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
         }
-        return try segment.file.withBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
+        try segment.file.visitBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
             let record: DecodedRecord
             if options.verifyChecksums {
                 switch RecordDecoder.decode(bytes) {

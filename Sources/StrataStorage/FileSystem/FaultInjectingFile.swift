@@ -29,10 +29,10 @@ final class FaultInjectingFile: StorageFile {
 
     /// Forwards to the wrapped file.
     /// - Throws: what the wrapped file or `body` throws.
-    func withBytes<R>(
-        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
-    ) throws -> R {
-        try base.withBytes(at: offset, count: count, body)
+    func visitBytes(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try base.visitBytes(at: offset, count: count, body)
     }
 
     /// Writes unless a `.write` fault fires; a short-write fault writes its prefix first.

@@ -74,14 +74,12 @@ public protocol StorageFile: AnyObject, Sendable {
     /// - Throws: ``StrataError`` `.io`.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
 
-    /// Calls `body` with `count` bytes of the file starting at `offset`, without copying them
-    /// where the implementation can (the POSIX one maps the file). The pointer is valid only
-    /// inside `body`.
-    /// - Throws: ``StrataError`` `.io` when the range is not inside the file, or what `body`
-    ///   throws.
-    func withBytes<R>(
-        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
-    ) throws -> R
+    /// The requirement behind ``withBytes(at:count:_:)``: not generic, so that reading costs no
+    /// runtime generic metadata in the implementations.
+    /// - Throws: as ``withBytes(at:count:_:)``.
+    func visitBytes(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws
 
     /// Writes all of `bytes` at `offset`, extending the file if needed. Either all bytes are
     /// handed to the operating system or it throws; short writes and `EINTR` are retried.
@@ -140,4 +138,20 @@ extension StorageFile {
 @inlinable
 func joinPath(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}
+
+extension StorageFile {
+    /// Calls `body` with `count` bytes of the file starting at `offset`, without copying them
+    /// where the implementation can (the POSIX one maps the file). The pointer is valid only
+    /// inside `body`.
+    /// - Throws: ``StrataError`` `.io` when the range is not inside the file, or what `body`
+    ///   throws.
+    @inline(__always)
+    func withBytes<R>(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        var result: R?
+        try visitBytes(at: offset, count: count) { result = try body($0) }
+        return result.unsafelyUnwrapped
+    }
 }

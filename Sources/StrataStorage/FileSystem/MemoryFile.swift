@@ -57,9 +57,9 @@ final class MemoryFile: StorageFile {
     /// the file meanwhile).
     /// - Throws: ``StrataError`` `.io` when the range is not inside the file or the file is
     ///   closed, or what `body` throws.
-    func withBytes<R>(
-        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
-    ) throws -> R {
+    func visitBytes(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let path = path
         let snapshot = try withInode("mmap") { inode throws(StrataError) -> [UInt8] in
             guard offset >= 0, count >= 0, offset <= inode.current.count - count else {

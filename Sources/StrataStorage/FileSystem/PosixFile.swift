@@ -95,9 +95,9 @@ final class PosixFile: StorageFile {
     /// The range must lie inside the file; bytes past end of file are never touched.
     /// - Throws: ``StrataError`` `.io` ("read past end of file", or a failed `mmap`), or what
     ///   `body` throws.
-    func withBytes<R>(
-        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
-    ) throws -> R {
+    func visitBytes(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         guard offset >= 0, count >= 0, offset <= Int.max - count else {
             throw StrataError(.io, "invalid range: \(count) bytes", file: path, offset: offset,
                               errno: EINVAL)

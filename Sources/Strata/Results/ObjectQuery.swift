@@ -1,0 +1,179 @@
+import StrataStorage
+
+/// Not API: what a `Results` runs — its query, the matches it found for a database version, and
+/// the walks over them. Not generic (`Results<Element>` is a thin wrapper that casts), so that
+/// evaluating and walking cost no runtime generic metadata per object.
+///
+/// Thread safety: as the database it reads (a frozen database's queries may be shared).
+@usableFromInline
+final class ObjectQuery: @unchecked Sendable {
+    let database: Database
+    let schema: ObjectSchema
+    let predicate: QueryNode?
+    let sortKeys: [(index: Int, ascending: Bool)]
+    /// The version `cachedRows` were evaluated at (-1: not yet).
+    private var version = -1
+    /// The matches and where their fields are, so handing out an element does not look its key
+    /// up again.
+    private var cachedRows: [ResultRow] = []
+
+    init(database: Database, schema: ObjectSchema, predicate: QueryNode?, sortKeys: [(index: Int, ascending: Bool)]) {
+        self.database = database
+        self.schema = schema
+        self.predicate = predicate
+        self.sortKeys = sortKeys
+    }
+
+    /// The matches, evaluated at most once per database version.
+    var rows: [ResultRow] {
+        let version = database.readVersion()
+        if self.version != version {
+            cachedRows = evaluate()
+            self.version = version
+        }
+        return cachedRows
+    }
+
+    /// The number of matches; O(1) for every object of a class outside a write.
+    var count: Int {
+        if predicate == nil, database.transaction == nil {
+            _ = database.readVersion()
+            return database.snapshot.count(in: Keyspace(schema.classID))
+        }
+        return rows.count
+    }
+
+    /// The match at `position`, as a managed object.
+    @usableFromInline
+    func object(at position: Int) -> ObjectBase {
+        let row = rows[position]
+        return database.materialize(row.key, schema: schema, source: row.source, version: version)
+    }
+
+    /// A walk over the matches as of now: straight over the snapshot's entries when every
+    /// object of the class is wanted in key order outside a write, else over the evaluation.
+    @usableFromInline
+    func makeWalk() -> ObjectWalk {
+        let version = database.readVersion()
+        if predicate == nil, sortKeys.isEmpty, database.transaction == nil, self.version != version {
+            return ObjectWalk(
+                database: database, schema: schema, version: version,
+                entries: database.snapshot.entries(in: Keyspace(schema.classID)).makeIterator(), rows: nil)
+        }
+        return ObjectWalk(database: database, schema: schema, version: version, entries: nil, rows: rows.makeIterator())
+    }
+
+    private func evaluate() -> [ResultRow] {
+        var rows: [ResultRow] = []
+        if let predicate, let keys = indexedCandidates(predicate) {
+            for key in keys {
+                guard let fields = database.loadFields(key, schema: schema),
+                      QueryEvaluator.matches(predicate, fields) else { continue }
+                rows.append(ResultRow(key: key, source: .fields(fields)))
+            }
+        } else if predicate == nil && sortKeys.isEmpty {
+            // Every object, in key order: nothing to decode.
+            database.forEachEntry(of: schema) { key, source in rows.append(ResultRow(key: key, source: source)) }
+        } else {
+            // Decode only what the predicate and the sort read; a match keeps its record (the
+            // fields decoded here are incomplete), plus the fields to sort on.
+            var wanted = [Bool](repeating: false, count: schema.properties.count)
+            predicate?.forEachProperty { wanted[$0] = true }
+            for sortKey in sortKeys { wanted[sortKey.index] = true }
+            var sortFields: [[FieldValue]] = []
+            database.forEachEntry(of: schema) { key, source in
+                let fields: [FieldValue]
+                switch source {
+                case .fields(let all): fields = all
+                case .record(let record): fields = database.decodeFields(of: record, schema: schema, only: wanted)
+                }
+                if let predicate, !QueryEvaluator.matches(predicate, fields) { return }
+                rows.append(ResultRow(key: key, source: source))
+                if !sortKeys.isEmpty { sortFields.append(fields) }
+            }
+            if !sortKeys.isEmpty { rows = sorted(rows, by: sortFields) }
+            return rows
+        }
+        if !sortKeys.isEmpty {
+            rows = sorted(rows, by: rows.map { row in
+                guard case .fields(let fields) = row.source else { preconditionFailure("an index match is decoded") }
+                return fields
+            })
+        }
+        return rows
+    }
+
+    /// `rows` in `sortKeys` order (stable), given each row's fields.
+    private func sorted(_ rows: [ResultRow], by fields: [[FieldValue]]) -> [ResultRow] {
+        var order = Array(rows.indices)
+        order.sort { lhs, rhs in
+            for sortKey in sortKeys {
+                let comparison = FieldOrder.compare(fields[lhs][sortKey.index], fields[rhs][sortKey.index]) ?? 0
+                if comparison != 0 { return sortKey.ascending ? comparison < 0 : comparison > 0 }
+            }
+            return lhs < rhs
+        }
+        return order.map { rows[$0] }
+    }
+
+    /// The keys that may match when the predicate requires equality on the primary key or an
+    /// indexed property; nil when every object of the class must be looked at.
+    private func indexedCandidates(_ predicate: QueryNode) -> [ObjectKey]? {
+        guard let (property, value) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
+        if property.isPrimaryKey {
+            guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { return [] }
+            return [ObjectKey(classID: schema.classID, key: key)]
+        }
+        return database.indexLookup(schema: schema, property: property, value: value)
+    }
+
+    /// An `property == constant` term on a primary-key or indexed property that every match
+    /// must satisfy (the predicate itself, or one side of a top-level `&&`).
+    static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, FieldValue)? {
+        switch node {
+        case .compare(.equal, .property(let path), .constant(let value)) where path.count == 1:
+            let property = schema.properties[path[0]]
+            // The index holds stored values; a constant of another kind (a Double against an
+            // Int property) compares numerically, so it must scan.
+            return property.isIndexed && value.isStoredKind(of: property.type) ? (property, value) : nil
+        case .and(let lhs, let rhs):
+            return equalityTerm(in: lhs, schema: schema) ?? equalityTerm(in: rhs, schema: schema)
+        default:
+            return nil
+        }
+    }
+}
+
+/// Not API: a match of a query — its key, and its fields decoded (when the query had to read
+/// them) or its record.
+@usableFromInline
+struct ResultRow {
+    let key: ObjectKey
+    let source: Database.FieldSource
+}
+
+/// Not API: a walk over a query's matches (see `ObjectQuery.makeWalk()`).
+///
+/// A value used by one thread at a time.
+@usableFromInline
+struct ObjectWalk {
+    let database: Database
+    let schema: ObjectSchema
+    let version: Int
+    // One of the two is set: the snapshot's entries (every object, read as the walk reaches it)
+    // or evaluated matches. Separate optionals, so that `next()` advances them in place.
+    var entries: Snapshot.Entries.Iterator?
+    var rows: IndexingIterator<[ResultRow]>?
+
+    /// The next match as a managed object, or nil after the last.
+    @usableFromInline
+    mutating func next() -> ObjectBase? {
+        if entries != nil {
+            guard let entry = entries!.next() else { return nil }
+            let key = ObjectKey(classID: schema.classID, key: entry.key)
+            return database.materialize(key, schema: schema, source: .record(entry), version: version)
+        }
+        guard let row = rows!.next() else { return nil }
+        return database.materialize(row.key, schema: schema, source: row.source, version: version)
+    }
+}
