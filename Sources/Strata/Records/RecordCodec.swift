@@ -35,23 +35,7 @@ enum RecordCodec {
     /// Nesting deeper than this (lists in maps in lists…) is refused as corruption.
     static let maxDepth = 64
 
-    static func encode(_ fields: [FieldValue.Field]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        encode(fields, appendingTo: &bytes)
-        return bytes
-    }
-
-    /// Appends a record's bytes to `bytes`.
-    static func encode(_ fields: [FieldValue.Field], appendingTo bytes: inout [UInt8]) {
-        var writer = ByteWriter()
-        swap(&writer.bytes, &bytes)
-        writer.bytes.append(version)
-        writer.fields(fields)
-        swap(&writer.bytes, &bytes)
-    }
-
-    /// Appends the record of an object's fields (in property order) to `bytes`: what
-    /// `encode(schema.storedFields(fields), appendingTo:)` writes, without building the pairs.
+    /// Appends the record of an object's fields (in property order) to `bytes`.
     static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
         var writer = ByteWriter()
         swap(&writer.bytes, &bytes)
@@ -66,21 +50,10 @@ enum RecordCodec {
         swap(&writer.bytes, &bytes)
     }
 
-    /// Decodes a record into `(property id, value)` pairs.
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {
-        var reader = try recordReader(bytes)
-        let fields = try reader.fields(depth: 0)
-        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
-        return fields
-    }
-}
-
-extension RecordCodec {
     /// Decodes a record straight into fields in property order (defaults for properties the
-    /// record does not hold; fields of removed properties skipped).
+    /// record does not hold; fields of removed properties skipped). With `only`, just the
+    /// properties it flags are decoded; the others keep their defaults.
     /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
-    /// With `only`, just the properties it flags are decoded; the others keep their defaults.
     static func decodeFields(
         _ bytes: UnsafeRawBufferPointer, schema: ObjectSchema, only wanted: [Bool]? = nil
     ) throws -> [FieldValue] {
