@@ -128,6 +128,24 @@ final class ScanTests: DatabaseTestCase {
                        [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19])
     }
 
+    func testFrozenResultsCanBeReadFromManyThreadsAtOnce() throws {
+        let db = try open()
+        _ = try addCounters(db, 200)
+        let frozen = db.objects(Counter.self).where { $0.value >= 100 }.sorted(by: \.value).freeze()
+        let all = db.objects(Counter.self).freeze()
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            // First touches race to evaluate the shared cache.
+            let values = frozen.map(\.value)
+            let labels = Set(all.map(\.label))
+            if values != (100..<200).map(Int32.init) || frozen.count != 100 || frozen[0].value != 100
+                || labels.count != 200 || all.count != 200 {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+    }
+
     func testRecordsOfAnOlderSchemaReadWithDefaults() throws {
         do {
             let db = try open([GaugeV1.self])

@@ -4,34 +4,50 @@ import StrataStorage
 /// the walks over them. Not generic (`Results<Element>` is a thin wrapper that casts), so that
 /// evaluating and walking cost no runtime generic metadata per object.
 ///
-/// Thread safety: as the database it reads (a frozen database's queries may be shared).
+/// Thread safety: a live query is used by one thread at a time, as its database; a frozen one
+/// may be used by any number of threads at once (its cache is then behind a lock).
 @usableFromInline
 final class ObjectQuery: @unchecked Sendable {
     let database: Database
     let schema: ObjectSchema
     let predicate: QueryNode?
     let sortKeys: [(index: Int, ascending: Bool)]
-    /// The version `cachedRows` were evaluated at (-1: not yet).
-    private var version = -1
-    /// The matches and where their fields are, so handing out an element does not look its key
-    /// up again.
-    private var cachedRows: [ResultRow] = []
+    /// The matches and where their fields are, with the database version they were evaluated
+    /// at (-1: not yet), so handing out an element does not look its key up again. Used
+    /// directly by a live query; behind `sharedCache`'s lock by a frozen one.
+    private var cache = Cache()
+    private let sharedCache: Locked<Cache>?
+
+    private struct Cache {
+        var version = -1
+        var rows: [ResultRow] = []
+    }
 
     init(database: Database, schema: ObjectSchema, predicate: QueryNode?, sortKeys: [(index: Int, ascending: Bool)]) {
         self.database = database
         self.schema = schema
         self.predicate = predicate
         self.sortKeys = sortKeys
+        sharedCache = database.isFrozen ? Locked(Cache()) : nil
     }
 
     /// The matches, evaluated at most once per database version.
     var rows: [ResultRow] {
         let version = database.readVersion()
-        if self.version != version {
-            cachedRows = evaluate()
-            self.version = version
+        guard let sharedCache else {
+            if cache.version != version { cache = Cache(version: version, rows: evaluate()) }
+            return cache.rows
         }
-        return cachedRows
+        return sharedCache.withLock { cache in
+            if cache.version != version { cache = Cache(version: version, rows: evaluate()) }
+            return cache.rows
+        }
+    }
+
+    /// Whether the matches for the database's version `version` are evaluated already.
+    private func isEvaluated(at version: Int) -> Bool {
+        guard let sharedCache else { return cache.version == version }
+        return sharedCache.withLock { $0.version == version }
     }
 
     /// The number of matches; O(1) for every object of a class outside a write.
@@ -47,7 +63,8 @@ final class ObjectQuery: @unchecked Sendable {
     @usableFromInline
     func object(at position: Int) -> ObjectBase {
         let row = rows[position]
-        return database.materialize(row.key, schema: schema, source: row.source, version: version)
+        // `rows` just made sure they are of the database's current version.
+        return database.materialize(row.key, schema: schema, source: row.source, version: database.currentVersion)
     }
 
     /// A walk over the matches as of now: straight over the snapshot's entries when every
@@ -55,7 +72,7 @@ final class ObjectQuery: @unchecked Sendable {
     @usableFromInline
     func makeWalk() -> ObjectWalk {
         let version = database.readVersion()
-        if predicate == nil, sortKeys.isEmpty, database.transaction == nil, self.version != version {
+        if predicate == nil, sortKeys.isEmpty, database.transaction == nil, !isEvaluated(at: version) {
             return ObjectWalk(
                 database: database, schema: schema, version: version,
                 entries: database.snapshot.entries(in: Keyspace(schema.classID)).makeIterator(), rows: nil)
