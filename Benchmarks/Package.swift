@@ -58,6 +58,7 @@ let package = Package(
             name: "ObjectBenchmarks",
             dependencies: [
                 "ObjectWorkloads",
+                "StorageWorkloads",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
@@ -75,6 +76,7 @@ let package = Package(
             name: "ObjectProfile",
             dependencies: [
                 "ObjectWorkloads",
+                "StorageWorkloads",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),

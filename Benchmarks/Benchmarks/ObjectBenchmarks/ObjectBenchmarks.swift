@@ -16,6 +16,7 @@ import Benchmark
 import Foundation
 import GRDB
 import ObjectWorkloads
+import StorageWorkloads
 import Strata
 import StrataStorage
 
@@ -27,14 +28,14 @@ private final class Fixture: @unchecked Sendable {
     var expected: (ageSum: Int, olderCount: Int) = (0, 0)
 
     func loadStrata() throws {
-        let directory = ObjectWorkloads.makeScratchDirectory("objects-strata")
+        let directory = Workloads.makeScratchDirectory("objects-strata")
         self.directory = directory
         strata = try ObjectWorkloads.loadStrata(in: directory)
         expected = ObjectWorkloads.expected()
     }
 
     func loadGRDB() throws {
-        let directory = ObjectWorkloads.makeScratchDirectory("objects-grdb")
+        let directory = Workloads.makeScratchDirectory("objects-grdb")
         self.directory = directory
         grdb = try ObjectWorkloads.loadGRDB(in: directory)
         expected = ObjectWorkloads.expected()
@@ -44,7 +45,7 @@ private final class Fixture: @unchecked Sendable {
         strata = nil
         try? grdb?.close()
         grdb = nil
-        if let directory { ObjectWorkloads.removeScratchDirectory(directory) }
+        if let directory { Workloads.removeScratchDirectory(directory) }
         directory = nil
     }
 }
@@ -94,8 +95,8 @@ let benchmarks: @Sendable () -> Void = {
             "Insert 1M objects, 10000 per write: Strata .\(label)",
             configuration: objectsConfiguration(iterations: 3)
         ) { benchmark in
-            let directory = ObjectWorkloads.makeScratchDirectory("objects-insert")
-            defer { ObjectWorkloads.removeScratchDirectory(directory) }
+            let directory = Workloads.makeScratchDirectory("objects-insert")
+            defer { Workloads.removeScratchDirectory(directory) }
             let db = try ObjectWorkloads.openStrata(directory, durability: durability)
             try measure(benchmark) { try ObjectWorkloads.strataInsert(into: db) }
             precondition(db.objects(StrataItem.self).count == count)
@@ -106,8 +107,8 @@ let benchmarks: @Sendable () -> Void = {
             "Insert 1M objects, 10000 per write: GRDB \(setup.rawValue)",
             configuration: objectsConfiguration(iterations: 3)
         ) { benchmark in
-            let directory = ObjectWorkloads.makeScratchDirectory("objects-grdb-insert")
-            defer { ObjectWorkloads.removeScratchDirectory(directory) }
+            let directory = Workloads.makeScratchDirectory("objects-grdb-insert")
+            defer { Workloads.removeScratchDirectory(directory) }
             let queue = try ObjectWorkloads.openGRDB(directory, setup: setup)
             try measure(benchmark) { try ObjectWorkloads.grdbInsert(into: queue) }
             let stored = try queue.read { try GRDBItem.fetchCount($0) }

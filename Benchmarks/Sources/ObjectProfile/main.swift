@@ -15,6 +15,7 @@
 
 import Foundation
 import GRDB
+import StorageWorkloads
 import ObjectWorkloads
 import Strata
 import StrataStorage
@@ -32,8 +33,8 @@ func report(_ label: String, _ operations: Int, _ unit: String, _ timing: Object
 }
 
 func scratch<R>(_ label: String, _ body: (String) throws -> R) rethrows -> R {
-    let directory = ObjectWorkloads.makeScratchDirectory(label)
-    defer { ObjectWorkloads.removeScratchDirectory(directory) }
+    let directory = Workloads.makeScratchDirectory(label)
+    defer { Workloads.removeScratchDirectory(directory) }
     return try body(directory)
 }
 

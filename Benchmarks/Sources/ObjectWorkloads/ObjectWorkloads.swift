@@ -56,22 +56,6 @@ public enum ObjectWorkloads {
     /// The `age` threshold of the count query (`age > 50`).
     public static let ageThreshold = 50
 
-    // MARK: Scratch directories
-
-    /// A fresh, empty directory under /tmp.
-    public static func makeScratchDirectory(_ label: String) -> String {
-        let path = "/tmp/strata-bench-\(label)-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        try? FileManager.default.removeItem(atPath: path)
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// Removes a directory made by ``makeScratchDirectory(_:)``.
-    public static func removeScratchDirectory(_ path: String) {
-        precondition(path.hasPrefix("/tmp/strata-bench-"))
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
     // MARK: Timing
 
     /// Wall-clock and CPU time of one run: the storage benchmarks' measure, shared.
