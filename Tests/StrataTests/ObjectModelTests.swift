@@ -47,6 +47,18 @@ class DatabaseTestCase: XCTestCase {
     func open(_ types: [ObjectBase.Type] = [Dog.self, Person.self, Counter.self], schemaVersion: UInt64 = 1) throws -> Database {
         try Database(configuration: .init(directory: directory, objectTypes: types, schemaVersion: schemaVersion))
     }
+
+    /// Adds Rex (3), Rover (1), Fido (5) and Rusty (9), in one write.
+    func addFourDogs(to db: Database) throws {
+        try db.write {
+            for (name, age) in [("Rex", 3), ("Rover", 1), ("Fido", 5), ("Rusty", 9)] {
+                let dog = Dog()
+                dog.name = name
+                dog.age = age
+                try db.add(dog)
+            }
+        }
+    }
 }
 
 final class ObjectModelTests: DatabaseTestCase {
@@ -287,14 +299,7 @@ final class ObjectModelTests: DatabaseTestCase {
 
     func testResultsWhereAndSorted() throws {
         let db = try open()
-        try db.write {
-            for (name, age) in [("Rex", 3), ("Rover", 1), ("Fido", 5), ("Rusty", 9)] {
-                let dog = Dog()
-                dog.name = name
-                dog.age = age
-                try db.add(dog)
-            }
-        }
+        try addFourDogs(to: db)
         let old = db.objects(Dog.self).where { $0.age > 2 && $0.name.starts(with: "R") }
         XCTAssertEqual(Set(old.map(\.name)), ["Rex", "Rusty"])
         let byName = db.objects(Dog.self).sorted(by: \.name)

@@ -368,14 +368,7 @@ final class PredicateParserTests: XCTestCase {
 final class PredicateFilterDatabaseTests: DatabaseTestCase {
     func testFilterThroughADatabase() throws {
         let db = try open()
-        try db.write {
-            for (name, age) in [("Rex", 3), ("Rover", 1), ("Fido", 5), ("Rusty", 9)] {
-                let dog = Dog()
-                dog.name = name
-                dog.age = age
-                try db.add(dog)
-            }
-        }
+        try addFourDogs(to: db)
         let dogs = db.objects(Dog.self).filter("age > %@ AND name BEGINSWITH %@", 2, "R")
         XCTAssertEqual(Set(dogs.map(\.name)), ["Rex", "Rusty"])
         let young = dogs.filter("age < 5").sorted(byKeyPath: "name")

@@ -137,7 +137,7 @@ public final class Database: @unchecked Sendable {
     func bumpVersion() { version += 1 }
 
     /// Lets go of the pinned snapshot while a commit publishes: when nothing else holds the
-    /// store's index, the commit then updates it in place instead of copying every trie node
+    /// store's index, the commit then updates it in place instead of copying every index node
     /// it touches. REQUIRES: a write is being committed; `snapshot` is set again right after.
     func releasePinnedSnapshot() { pinned = nil }
 
