@@ -111,8 +111,8 @@ extension Database {
         attach(object, state: state)
     }
 
-    /// Points an object's properties at `state`: each `Persisted` gets its property index (what
-    /// `PropertyAccessing.markManaged` does, without a call per property).
+    /// Points an object's properties at `state`: each `Persisted` gets its property index, stored
+    /// at the offset `ObjectSchema.managedIndexOffsets` gives (the wrapper's first word).
     func attach(_ object: ObjectBase, state: ObjectState) {
         object._strataState = state
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())

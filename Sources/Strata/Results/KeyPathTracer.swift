@@ -17,8 +17,7 @@ final class KeyPathTracer {
         guard let schema = database.schemas.schema(for: Root.self) else { return nil }
         let tracer = KeyPathTracer()
         let object = Root()
-        object._strataState = ObjectState(database: database, schema: schema, key: .invalid, tracer: tracer)
-        for property in schema.properties { property.accessor.markManaged(object, index: property.index) }
+        database.attach(object, state: ObjectState(database: database, schema: schema, key: .invalid, tracer: tracer))
         _ = object[keyPath: keyPath]
         guard !tracer.visited.isEmpty else { return nil }
         let path = tracer.visited

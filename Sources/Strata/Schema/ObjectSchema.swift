@@ -95,7 +95,6 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         self.properties = properties
         self.primaryKeyIndex = primaryKeyIndex
         indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }
-        storedProperties = properties.filter(\.isStored)
         managedIndexOffsets = properties.map(\.accessor.offset)
         accessors = properties.map(\.accessor)
         // As Realm does for a property added to a class: the declared default (read from the
@@ -125,9 +124,9 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     /// Fields in property order into stored `(property id, value)` pairs.
     func storedFields(_ fields: [FieldValue]) -> [FieldValue.Field] {
         var stored: [FieldValue.Field] = []
-        stored.reserveCapacity(fields.count)
-        for property in storedProperties {
-            stored.append(FieldValue.Field(id: property.propertyID, value: fields[property.index]))
+        stored.reserveCapacity(storedFieldLayout.count)
+        for field in storedFieldLayout {
+            stored.append(FieldValue.Field(id: field.id, value: fields[field.index]))
         }
         return stored
     }
@@ -138,8 +137,6 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     /// Per property, in order: the byte offset in an instance of its `Persisted`'s managed index
     /// (the wrapper's first word), so that making an object managed is a loop of stores.
     let managedIndexOffsets: [Int]
-    /// The properties kept in records (every property but `LinkingObjects`), in order.
-    let storedProperties: [PropertySchema]
     /// The properties with a secondary index (primary keys excluded: the key is their index).
     let indexedProperties: [PropertySchema]
     /// Each property's default in stored form (its declared default for scalars), for fields a

@@ -4,7 +4,7 @@
 // The Swift runtime's field reflection (`_forEachField`, the machinery behind `Mirror`) lists a
 // class's stored properties with their byte offsets once per class; an accessor then reads and
 // writes the property's `Persisted<Value>` storage at that offset in any instance. This runs once
-// per property per add or materialization, never per property read of a managed object (those
+// per property per add, never per property read of a managed object (those
 // go through `Persisted`'s `_enclosingInstance` subscript).
 //
 // Thread safety: accessors are immutable; the object they touch must not be used by another
@@ -32,8 +32,6 @@ protocol PropertyAccessing: Sendable {
     func options(of object: ObjectBase) -> PersistedOptions
     /// The value an unmanaged object holds, converted for storage.
     func storedValue(of object: ObjectBase, context: Database?) throws -> FieldValue
-    /// Points the property at its database: reads and writes go through the object's state.
-    func markManaged(_ object: ObjectBase, index: Int)
     /// Replaces the value a managed object's property kept from before it was managed by the
     /// type's default, so that the objects it referred to are not kept alive by it.
     func releaseUnmanagedValue(_ object: ObjectBase)
@@ -54,8 +52,9 @@ protocol PropertyAccessing: Sendable {
 struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
     /// The offset of the property's `Persisted<Value>` in an instance.
     let offset: Int
-    /// The offset of the value inside `Persisted<Value>`, found once here so that the hot paths
-    /// (`storedValue`, `markManaged`) need no metadata of `Persisted<Value>`.
+    /// The offset of the value inside `Persisted<Value>`, found once here so that `storedValue`
+    /// needs no metadata of `Persisted<Value>`. (Making an object managed stores the index at
+    /// the wrapper's offset 0: see `Database.attach(_:state:)`.)
     private let valueOffset: Int
 
     init(offset: Int) {
@@ -89,10 +88,6 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
         let index = managedIndex(object)
         if index < 0 { return try value(object).pointee._strataWrite(context) }
         return try object._strataState!.read(index, as: Value.self)._strataWrite(context)
-    }
-
-    func markManaged(_ object: ObjectBase, index: Int) {
-        base(object).storeBytes(of: index, as: Int.self)
     }
 
     func releaseUnmanagedValue(_ object: ObjectBase) {
