@@ -155,6 +155,27 @@ final class ObjectModelTests: DatabaseTestCase {
         XCTAssertEqual(try open().objects(Dog.self).count, 1)
     }
 
+    func testAnObjectOfACancelledWriteStaysInvalidWhenItsKeyIsAddedLater() throws {
+        let db = try open()
+        let first = Dog()
+        first.name = "First"
+        try db.beginWrite()
+        try db.add(first)
+        XCTAssertEqual(first.name, "First", "managed inside its write")
+        let id = first._id
+        db.cancelWrite()
+        XCTAssertTrue(first.isInvalidated)
+        // Another object with the same primary key: the cancelled one must not come back as it.
+        let second = Dog(value: ["_id": id, "name": "Second"])
+        try db.write { try db.add(second) }
+        XCTAssertTrue(first.isInvalidated, "an object of a cancelled write never comes back")
+        XCTAssertFalse(second.isInvalidated)
+        XCTAssertThrowsError(try db.write { try db.add(first) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .objectInvalidated)
+        }
+        XCTAssertEqual(db.objects(Dog.self).map(\.name), ["Second"])
+    }
+
     func testBeginCommitCancel() throws {
         let db = try open()
         try db.beginWrite()

@@ -45,15 +45,23 @@ extension Database {
     }
 
     static func encodeBacklinks(_ backlinks: Set<Backlink>) -> [UInt8] {
-        var writer = ByteWriter()
         let ordered = backlinks.sorted { ($0.source.classID, $0.propertyID, $0.source.key) < ($1.source.classID, $1.propertyID, $1.source.key) }
-        writer.varint(UInt64(ordered.count))
-        for backlink in ordered {
-            writer.varint(UInt64(backlink.source.classID))
-            writer.varint(UInt64(backlink.propertyID))
-            backlink.source.key.withUnsafeBytes { writer.lengthPrefixed($0) }
+        return [UInt8](encoding: BacklinkList(backlinks: ordered))
+    }
+
+    /// The value of a backlink record: count varint │ (class id varint │ property id varint │
+    /// key length varint │ key)*.
+    private struct BacklinkList: ByteEncodable {
+        let backlinks: [Backlink]
+
+        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
+            writer.varint(UInt64(backlinks.count))
+            for backlink in backlinks {
+                writer.varint(UInt64(backlink.source.classID))
+                writer.varint(UInt64(backlink.propertyID))
+                backlink.source.key.withUnsafeBytes { writer.lengthPrefixed($0) }
+            }
         }
-        return writer.bytes
     }
 
     /// Every link into `target` as this view sees it (the open write's changes included).

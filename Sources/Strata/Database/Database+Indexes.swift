@@ -13,11 +13,22 @@ extension Database {
     static let indexKeyspace = Keyspace(2)
 
     static func indexKey(classID: UInt32, propertyID: UInt32, value: FieldValue) -> StorageKey {
-        var writer = ByteWriter()
-        withUnsafeBytes(of: classID.bigEndian) { writer.bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: propertyID.bigEndian) { writer.bytes.append(contentsOf: $0) }
-        writer.value(value)
-        return StorageKey(writer.bytes.prefix(RecordFormatLimits.maxKeyLength))
+        let bytes = [UInt8](encoding: IndexKey(classID: classID, propertyID: propertyID, value: value))
+        return StorageKey(bytes.prefix(RecordFormatLimits.maxKeyLength))
+    }
+
+    /// The key of a secondary-index entry: class id u32 big-endian │ property id u32
+    /// big-endian │ value (as in a record).
+    private struct IndexKey: ByteEncodable {
+        let classID: UInt32
+        let propertyID: UInt32
+        let value: FieldValue
+
+        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
+            writer.bigEndian(classID)
+            writer.bigEndian(propertyID)
+            writer.value(value)
+        }
     }
 
     static func storedIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) -> Set<StorageKey> {
@@ -31,10 +42,17 @@ extension Database {
     }
 
     static func encodeIndexEntries(_ keys: Set<StorageKey>) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.varint(UInt64(keys.count))
-        for key in keys.sorted() { key.withUnsafeBytes { writer.lengthPrefixed($0) } }
-        return writer.bytes
+        [UInt8](encoding: IndexEntryList(keys: keys.sorted()))
+    }
+
+    /// The value of a secondary-index entry: count varint │ (key length varint │ key)*.
+    private struct IndexEntryList: ByteEncodable {
+        let keys: [StorageKey]
+
+        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
+            writer.varint(UInt64(keys.count))
+            for key in keys { key.withUnsafeBytes { writer.lengthPrefixed($0) } }
+        }
     }
 
     /// Records index changes for one object going from `before` to `after` fields.

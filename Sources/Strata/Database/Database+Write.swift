@@ -65,7 +65,7 @@ extension Database {
             var batch = WriteBatch()
             swap(&batch, &reusableBatch)
             batch.removeAll()
-            transaction.addChanges(to: &batch, schemas: schemas)
+            transaction.moveChanges(to: &batch, schemas: schemas)
             backlinkRecords(into: &batch)
             indexRecords(into: &batch)
             defer {
@@ -95,9 +95,7 @@ extension Database {
     public func cancelWrite() {
         guard let transaction else { return }
         self.transaction = nil
-        for object in transaction.attached {
-            object._strataState = ObjectState(database: self, schema: object._strataState!.schema, key: ObjectKey.invalid)
-        }
+        transaction.scope.isCancelled = true  // invalidates the objects it added
         snapshot = shared.store.snapshot()
         bumpVersion()
         shared.endWrite()
@@ -204,9 +202,9 @@ extension Database {
         }
         recordChange(key, schema: schema, .put(fields), before: existing, at: reservation)
         state.prime(fields, version: currentVersion)
-        manage(object, state: state, schema: schema)
         // Only an object this write created disappears if the write is cancelled.
-        if existing == nil { transaction.attached.append(object) }
+        if existing == nil { state.addedIn = transaction.scope }
+        manage(object, state: state, schema: schema)
         return key
     }
 

@@ -66,11 +66,11 @@ public final class Database: @unchecked Sendable {
     private var pinnedSequence: UInt64 = 0
     @exclusivity(unchecked) var transaction: WriteTransaction?
     /// How many objects the last committed write changed: the next one reserves that much.
-    var lastWriteSize = 0
+    @exclusivity(unchecked) var lastWriteSize = 0
     /// The schema of the class last added (writes only: a live database is used by one thread).
-    var lastAddedSchema: ObjectSchema?
+    @exclusivity(unchecked) var lastAddedSchema: ObjectSchema?
     /// The last commit's batch, kept for its buffers' capacity.
-    var reusableBatch = WriteBatch()
+    @exclusivity(unchecked) var reusableBatch = WriteBatch()
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     @exclusivity(unchecked) private(set) var version = 0
 

@@ -14,15 +14,19 @@ final class WriteTransaction {
     /// The snapshot the write started from; released (see `releaseBase`) while it commits.
     private var pinnedBase: Snapshot?
     var base: Snapshot { pinnedBase.unsafelyUnwrapped }
-    /// The changes in the order their objects were first touched.
-    private var changes: [(key: ObjectKey, change: Change)] = []
+    /// The changes in the order their objects were first touched. (The hot tables of the
+    /// write skip dynamic exclusivity checks: only this class's methods touch them, and none
+    /// calls out while it holds one.)
+    @exclusivity(unchecked) private var changes: [(key: ObjectKey, change: Change)] = []
     /// The position in `changes` of each changed object's entry.
-    private var positions: [ObjectKey: Int] = [:]
+    @exclusivity(unchecked) private var positions: [ObjectKey: Int] = [:]
     /// See `baseEntry(for:)`; no class is kept while `cachedBaseClassID` is nil.
     private var cachedBaseClassID: UInt32?
     private var cachedBaseEntries = Snapshot.Entries.empty
-    /// Objects that became managed in this write; they are invalidated if it rolls back.
-    var attached: [ObjectBase] = []
+    /// What the objects this write added hold on to: marked cancelled if it rolls back, which
+    /// invalidates them all at once (the write keeps no list of them, so an added object the
+    /// caller drops is freed at once).
+    let scope = WriteScope()
     /// The first error a property setter could not throw; the write fails with it.
     var deferredError: StrataError?
     /// Per linked-to object: links into it this write added (true) or removed (false).
@@ -40,7 +44,7 @@ final class WriteTransaction {
     }
 
     /// The number of objects changed so far.
-    var changeCount: Int { changes.count }
+    private(set) var changeCount = 0
 
     /// Drops the base snapshot once the commit batch is built, so the store's index is not
     /// shared while the commit updates it.
@@ -82,6 +86,7 @@ final class WriteTransaction {
     func store(_ change: __owned Change, at reservation: Reservation, for key: __owned ObjectKey) {
         if reservation.position == changes.count {
             changes.append((key, change))
+            changeCount += 1
         } else {
             changes[reservation.position].change = change
         }
@@ -118,22 +123,35 @@ final class WriteTransaction {
         }
     }
 
-    /// Appends the operations that apply every change to `batch`; `schemas` gives each class's
-    /// schema.
-    func addChanges(to batch: inout WriteBatch, schemas: SchemaSet) {
+    /// Moves every change into `batch` as the operation that applies it; `schemas` gives each
+    /// class's schema. The write holds no changes afterwards (`changeCount` stays): each
+    /// object's fields are freed as soon as they are encoded, while they are still in cache.
+    func moveChanges(to batch: inout WriteBatch, schemas: SchemaSet) {
         var schema: ObjectSchema?
-        for index in changes.indices {
-            let key = changes[index].key
-            switch changes[index].change {
+        var drained: [(key: ObjectKey, change: Change)] = []
+        swap(&drained, &changes)
+        positions = [:]
+        for index in drained.indices {
+            let key = drained[index].key
+            switch drained[index].change {
             case .put(let fields):
                 if schema?.classID != key.classID { schema = schemas.byClassID[key.classID] }
                 let schema = schema!
                 batch.put(forKey: key.key, in: Keyspace(key.classID)) { bytes in
                     RecordCodec.encode(fields, schema: schema, appendingTo: &bytes)
                 }
+                drained[index].change = .delete  // frees the fields now
             case .delete:
                 batch.delete(key.key, in: Keyspace(key.classID))
             }
         }
     }
+}
+
+/// The mark an open write leaves on the objects it adds: cancelled when the write rolls back.
+///
+/// Thread safety: read and set by the database's writing thread (and by the objects it
+/// manages, which are confined to it).
+final class WriteScope {
+    @exclusivity(unchecked) var isCancelled = false
 }

@@ -20,7 +20,10 @@ public final class ObjectState {
     let location: EmbeddedLocation?
     /// Set while the object is being added (its fields are being read): a link back to it
     /// from an object added meanwhile refers to `key`.
-    var isBeingAdded = false
+    @exclusivity(unchecked) var isBeingAdded = false
+    /// For an object the open write added: the write's scope, which says whether the write was
+    /// cancelled (the object is then invalid).
+    @exclusivity(unchecked) var addedIn: WriteScope?
     /// Set on a key-path tracer's state: reads record the property instead of reading.
     let tracer: KeyPathTracer?
     @exclusivity(unchecked) private var cachedVersion = -1
@@ -67,6 +70,7 @@ public final class ObjectState {
         let version = database.readVersion()
         if version != cachedVersion {
             pendingRecord = nil
+            if let addedIn, addedIn.isCancelled { return nil }
             guard let loaded = loadFields() else { return nil }
             fields = loaded
             cachedVersion = version

@@ -37,17 +37,22 @@ enum RecordCodec {
 
     /// Appends the record of an object's fields (in property order) to `bytes`.
     static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
-        var writer = ByteWriter()
-        swap(&writer.bytes, &bytes)
-        writer.bytes.append(version)
-        schema.storedFieldLayout.withUnsafeBufferPointer { layout in
+        bytes.append(encoding: ObjectRecord(fields: fields, layout: schema.storedFieldLayout))
+    }
+
+    /// An object record to encode: fields in property order, and the stored fields' layout.
+    private struct ObjectRecord: ByteEncodable {
+        let fields: [FieldValue]
+        let layout: [(id: UInt32, index: Int)]
+
+        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
+            writer.byte(RecordCodec.version)
             writer.varint(UInt64(layout.count))
             for field in layout {
                 writer.varint(UInt64(field.id))
                 writer.value(fields[field.index])
             }
         }
-        swap(&writer.bytes, &bytes)
     }
 
     /// Decodes a record straight into fields in property order (defaults for properties the
@@ -95,61 +100,128 @@ enum RecordCodec {
     }
 }
 
-struct ByteWriter {
-    var bytes: [UInt8] = []
+/// Where a ``ByteWriter`` puts its bytes: a ``ByteCounter`` that only counts them, or a
+/// ``RawByteSink`` that stores them in memory sized by a count first. Encoding runs the same
+/// code twice (count, then store), so the size and the bytes cannot disagree.
+protocol ByteSink {
+    mutating func write(_ byte: UInt8)
+    mutating func write(_ bytes: UnsafeRawBufferPointer)
+    mutating func write<T: FixedWidthInteger>(littleEndian value: T)
+    /// A string's UTF-8 bytes (not prefixed).
+    mutating func write(utf8 text: String)
+}
+
+/// Counts the bytes a ``ByteWriter`` would write.
+struct ByteCounter: ByteSink {
+    private(set) var count = 0
+    mutating func write(_ byte: UInt8) { count += 1 }
+    mutating func write(_ bytes: UnsafeRawBufferPointer) { count += bytes.count }
+    mutating func write<T: FixedWidthInteger>(littleEndian value: T) { count += MemoryLayout<T>.size }
+    mutating func write(utf8 text: String) { count += text.utf8.count }
+}
+
+/// Stores bytes at successive positions of memory the caller sized with a ``ByteCounter``
+/// pass over the same values (checked in debug builds).
+struct RawByteSink: ByteSink {
+    private let buffer: UnsafeMutableRawBufferPointer
+    private(set) var position = 0
+
+    init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
+
+    var isFull: Bool { position == buffer.count }
+
+    mutating func write(_ byte: UInt8) {
+        assert(position < buffer.count)
+        buffer.baseAddress.unsafelyUnwrapped.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
+        position += 1
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        assert(position + bytes.count <= buffer.count)
+        guard let source = bytes.baseAddress else { return }
+        (buffer.baseAddress.unsafelyUnwrapped + position).copyMemory(from: source, byteCount: bytes.count)
+        position += bytes.count
+    }
+
+    mutating func write<T: FixedWidthInteger>(littleEndian value: T) {
+        assert(position + MemoryLayout<T>.size <= buffer.count)
+        buffer.baseAddress.unsafelyUnwrapped.storeBytes(of: value.littleEndian, toByteOffset: position, as: T.self)
+        position += MemoryLayout<T>.size
+    }
+
+    mutating func write(utf8 text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Writes the values of the record format (see the spec at the top of this file) to a sink.
+struct ByteWriter<Sink: ByteSink> {
+    var sink: Sink
+
+    init(_ sink: Sink) { self.sink = sink }
+
+    mutating func byte(_ byte: UInt8) { sink.write(byte) }
 
     mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            sink.write(UInt8(truncatingIfNeeded: value) | 0x80)
             value >>= 7
         }
-        bytes.append(UInt8(value))
+        sink.write(UInt8(value))
     }
 
-    mutating func fixed<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    mutating func fixed<T: FixedWidthInteger>(_ value: T) { sink.write(littleEndian: value) }
+
+    /// Big-endian, so that byte order is numeric order (index keys).
+    mutating func bigEndian<T: FixedWidthInteger>(_ value: T) { sink.write(littleEndian: value.byteSwapped) }
+
+    mutating func lengthPrefixed(_ bytes: UnsafeRawBufferPointer) {
+        varint(UInt64(bytes.count))
+        sink.write(bytes)
     }
 
-    mutating func lengthPrefixed<C: Collection>(_ content: C) where C.Element == UInt8 {
-        varint(UInt64(content.count))
-        bytes.append(contentsOf: content)
+    /// A string's UTF-8 bytes, length-prefixed.
+    mutating func utf8(_ text: String) {
+        varint(UInt64(text.utf8.count))
+        sink.write(utf8: text)
     }
 
     mutating func value(_ value: FieldValue) {
         switch value {
-        case .null: bytes.append(0)
-        case .bool(let flag): bytes.append(flag ? 2 : 1)
+        case .null: byte(0)
+        case .bool(let flag): byte(flag ? 2 : 1)
         case .int(let number):
-            bytes.append(3)
+            byte(3)
             varint(UInt64(bitPattern: (number << 1) ^ (number >> 63)))
-        case .float(let number): bytes.append(4); fixed(number.bitPattern)
-        case .double(let number): bytes.append(5); fixed(number.bitPattern)
-        case .string(let text): bytes.append(6); lengthPrefixed(text.utf8)
-        case .data(let data): bytes.append(7); lengthPrefixed(data)
-        case .date(let seconds): bytes.append(8); fixed(seconds.bitPattern)
-        case .decimal(let decimal): bytes.append(9); fixed(decimal.lowBits); fixed(decimal.highBits)
+        case .float(let number): byte(4); fixed(number.bitPattern)
+        case .double(let number): byte(5); fixed(number.bitPattern)
+        case .string(let text): byte(6); utf8(text)
+        case .data(let data): byte(7); data.withUnsafeBytes { lengthPrefixed($0) }
+        case .date(let seconds): byte(8); fixed(seconds.bitPattern)
+        case .decimal(let decimal): byte(9); fixed(decimal.lowBits); fixed(decimal.highBits)
         case .uuid(let uuid):
-            bytes.append(10)
-            withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
-        case .objectId(let id): bytes.append(11); bytes.append(contentsOf: id.bytes)
+            byte(10)
+            withUnsafeBytes(of: uuid.uuid) { sink.write($0) }
+        case .objectId(let id): byte(11); id.bytes.withUnsafeBytes { sink.write($0) }
         case .link(let key):
-            bytes.append(12)
+            byte(12)
             varint(UInt64(key.classID))
             key.key.withUnsafeBytes { lengthPrefixed($0) }
         case .list(let values), .set(let values):
-            if case .list = value { bytes.append(13) } else { bytes.append(14) }
+            if case .list = value { byte(13) } else { byte(14) }
             varint(UInt64(values.count))
             for element in values { self.value(element) }
         case .map(let entries):
-            bytes.append(15)
+            byte(15)
             varint(UInt64(entries.count))
             for entry in entries {
-                lengthPrefixed(entry.key.utf8)
+                utf8(entry.key)
                 self.value(entry.value)
             }
         case .embedded(let classID, let fields):
-            bytes.append(16)
+            byte(16)
             varint(UInt64(classID))
             self.fields(fields)
         }
@@ -161,6 +233,34 @@ struct ByteWriter {
             varint(UInt64(field.id))
             value(field.value)
         }
+    }
+}
+
+/// Something written in the record format: encoded by running `write` twice, once to count
+/// its bytes and once to store them.
+protocol ByteEncodable {
+    func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>)
+}
+
+extension Array where Element == UInt8 {
+    /// Appends the bytes of `value` with one growth of the array (no per-byte appends).
+    mutating func append(encoding value: some ByteEncodable) {
+        var counter = ByteWriter(ByteCounter())
+        value.write(to: &counter)
+        let count = counter.sink.count
+        let start = self.count
+        append(contentsOf: repeatElement(0, count: count))
+        withUnsafeMutableBytes { bytes in
+            var writer = ByteWriter(RawByteSink(UnsafeMutableRawBufferPointer(rebasing: bytes[start..<(start + count)])))
+            value.write(to: &writer)
+            precondition(writer.sink.isFull, "encoded bytes did not match their counted size")
+        }
+    }
+
+    /// The bytes of `value`.
+    init(encoding value: some ByteEncodable) {
+        self = []
+        append(encoding: value)
     }
 }
 

@@ -1,5 +1,8 @@
 // Appends records to a byte buffer in the frame described in RecordFormat.swift.
 // Pure functions over a caller-owned buffer; safe from any thread.
+//
+// Each record's length is known before it is written, so the buffer grows once per record and
+// the fields are stored in place; the CRC is computed last, over the finished bytes.
 
 /// How puts decide to compress their value.
 struct CompressionPolicy: Sendable {
@@ -15,64 +18,70 @@ enum RecordEncoder {
         to buffer: inout [UInt8], sequence: UInt64, keyspace: Keyspace, key: StorageKey,
         value: UnsafeRawBufferPointer, compression: CompressionPolicy
     ) -> (offset: Int, length: Int) {
-        let start = beginRecord(in: &buffer)
-        appendKey(to: &buffer, keyspace: keyspace, key: key)
-        var flags: UInt8 = 0
         if value.count >= compression.threshold {
             let compressed = ZstdCodec.compress(value, level: compression.level)
             // Keep the compressed form only when it saves space.
             if compressed.count + 4 < value.count {
-                flags |= RecordFormat.compressedFlag
-                buffer.appendLittleEndian(UInt32(value.count))
-                buffer.append(contentsOf: compressed)
+                return compressed.withUnsafeBytes { compressed in
+                    appendRecord(
+                        to: &buffer, kind: .put, flags: RecordFormat.compressedFlag, sequence: sequence,
+                        payloadLength: RecordFormat.keyPrefixSize + key.count + 4 + compressed.count
+                    ) { payload in
+                        let end = storeKey(in: payload, keyspace: keyspace, key: key)
+                        payload.storeLittleEndian(UInt32(value.count), at: end)
+                        store(compressed, in: payload, at: end + 4)
+                    }
+                }
             }
         }
-        if flags & RecordFormat.compressedFlag == 0 {
-            buffer.append(contentsOf: value)
+        return appendRecord(
+            to: &buffer, kind: .put, flags: 0, sequence: sequence,
+            payloadLength: RecordFormat.keyPrefixSize + key.count + value.count
+        ) { payload in
+            let end = storeKey(in: payload, keyspace: keyspace, key: key)
+            store(value, in: payload, at: end)
         }
-        return finishRecord(in: &buffer, start: start, kind: .put, flags: flags, sequence: sequence)
     }
 
     /// Appends a delete record (a tombstone); returns its offset in `buffer` and its length.
     static func appendDelete(
         to buffer: inout [UInt8], sequence: UInt64, keyspace: Keyspace, key: StorageKey
     ) -> (offset: Int, length: Int) {
-        let start = beginRecord(in: &buffer)
-        appendKey(to: &buffer, keyspace: keyspace, key: key)
-        return finishRecord(in: &buffer, start: start, kind: .delete, flags: 0, sequence: sequence)
+        appendRecord(
+            to: &buffer, kind: .delete, flags: 0, sequence: sequence,
+            payloadLength: RecordFormat.keyPrefixSize + key.count
+        ) { payload in
+            _ = storeKey(in: payload, keyspace: keyspace, key: key)
+        }
     }
 
     /// Appends the commit record that closes a transaction of `recordCount` records.
     static func appendCommit(
         to buffer: inout [UInt8], sequence: UInt64, recordCount: Int, syncedThrough: Int
     ) -> (offset: Int, length: Int) {
-        let start = beginRecord(in: &buffer)
-        buffer.appendLittleEndian(UInt32(recordCount))
-        buffer.appendLittleEndian(UInt32(0))
-        buffer.appendLittleEndian(UInt64(syncedThrough))
-        return finishRecord(in: &buffer, start: start, kind: .commit, flags: 0, sequence: sequence)
+        appendRecord(
+            to: &buffer, kind: .commit, flags: 0, sequence: sequence,
+            payloadLength: RecordFormat.commitPayloadSize
+        ) { payload in
+            payload.storeLittleEndian(UInt32(recordCount), at: 0)
+            payload.storeLittleEndian(UInt32(0), at: 4)
+            payload.storeLittleEndian(UInt64(syncedThrough), at: 8)
+        }
     }
 
-    private static func beginRecord(in buffer: inout [UInt8]) -> Int {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: RecordFormat.headerSize))
-        return start
-    }
-
-    private static func appendKey(to buffer: inout [UInt8], keyspace: Keyspace, key: StorageKey) {
-        buffer.appendLittleEndian(keyspace.rawValue)
-        buffer.appendLittleEndian(UInt16(key.count))
-        key.withUnsafeBytes { buffer.append(contentsOf: $0) }
-    }
-
-    /// Fills in the header of the record that starts at `start` and runs to the buffer's end.
-    private static func finishRecord(
-        in buffer: inout [UInt8], start: Int, kind: RecordKind, flags: UInt8, sequence: UInt64
+    /// Appends one record whose payload of `payloadLength` bytes `fill` stores, then its header
+    /// and CRC. Returns the record's offset in `buffer` and its whole length.
+    private static func appendRecord(
+        to buffer: inout [UInt8], kind: RecordKind, flags: UInt8, sequence: UInt64, payloadLength: Int,
+        fill: (UnsafeMutableRawBufferPointer) -> Void
     ) -> (offset: Int, length: Int) {
-        let length = buffer.count - start
+        let start = buffer.count
+        let length = RecordFormat.headerSize + payloadLength
+        buffer.append(contentsOf: repeatElement(0, count: length))
         buffer.withUnsafeMutableBytes { raw in
             let record = UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + length)])
-            record.storeLittleEndian(UInt32(length - RecordFormat.headerSize), at: 4)
+            fill(UnsafeMutableRawBufferPointer(rebasing: record[RecordFormat.headerSize...]))
+            record.storeLittleEndian(UInt32(payloadLength), at: 4)
             record[8] = kind.rawValue
             record[9] = flags
             record.storeLittleEndian(sequence, at: 10)
@@ -80,5 +89,18 @@ enum RecordEncoder {
             record.storeLittleEndian(CRC32C.mask(crc), at: 0)
         }
         return (start, length)
+    }
+
+    /// Stores a put or delete payload's keyspace, key length and key; returns where they end.
+    private static func storeKey(in payload: UnsafeMutableRawBufferPointer, keyspace: Keyspace, key: StorageKey) -> Int {
+        payload.storeLittleEndian(keyspace.rawValue, at: 0)
+        payload.storeLittleEndian(UInt16(key.count), at: 4)
+        key.withUnsafeBytes { store($0, in: payload, at: RecordFormat.keyPrefixSize) }
+        return RecordFormat.keyPrefixSize + key.count
+    }
+
+    private static func store(_ bytes: UnsafeRawBufferPointer, in payload: UnsafeMutableRawBufferPointer, at offset: Int) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (payload.baseAddress.unsafelyUnwrapped + offset).copyMemory(from: source, byteCount: bytes.count)
     }
 }
