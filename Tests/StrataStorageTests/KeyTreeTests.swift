@@ -188,6 +188,10 @@ final class KeyTreeTests: XCTestCase {
                 XCTAssertNoThrow(try tree.checkInvariants(), context)
             }
             if step % 2500 == 0 { assertTree(tree, equals: model, context) }
+            if step % 97 == 0 {
+                // The greatest key, which writes use to skip lookups of keys above it.
+                XCTAssertEqual(tree.lastKey, model.keys.max(), context)
+            }
             if random.next() % 1000 == 0 { copies.append((tree, model, step)) }
             if tree.isEmpty { XCTAssertNil(tree.root, context) }
         }

@@ -219,6 +219,36 @@ final class ObjectModelTests: DatabaseTestCase {
         XCTAssertEqual(db.object(ofType: Dog.self, forPrimaryKey: first._id)?.name, "First")
     }
 
+    func testDuplicateKeysBelowAtAndAboveTheGreatestStoredKeyAreFound() throws {
+        // A write skips the lookup of a key greater than every stored one: the keys at, below
+        // and between stored keys must still be found, in key order (negative numbers, string
+        // prefixes).
+        let db = try open([Numbered.self, Tagged.self])
+        try db.write {
+            for number in [-5, 0, 7, 1_000] { try db.add(Numbered(value: ["number": number, "label": "stored"])) }
+            for tag in ["b", "ab", "abc"] { try db.add(Tagged(value: ["tag": tag])) }
+        }
+        for number in [-5, 0, 7, 1_000] {
+            XCTAssertThrowsError(try db.write { try db.add(Numbered(value: ["number": number])) }, "\(number)") { error in
+                XCTAssertEqual((error as? StrataError)?.code, .primaryKeyExists)
+            }
+        }
+        for tag in ["b", "ab", "abc"] {
+            XCTAssertThrowsError(try db.write { try db.add(Tagged(value: ["tag": tag])) }, tag) { error in
+                XCTAssertEqual((error as? StrataError)?.code, .primaryKeyExists)
+            }
+        }
+        try db.write {
+            for number in [-6, 3, 1_001] { try db.add(Numbered(value: ["number": number, "label": "new"])) }
+            for tag in ["a", "abcd", "c"] { try db.add(Tagged(value: ["tag": tag])) }
+            try db.add(Numbered(value: ["number": 7, "label": "upserted"]), update: .modified)
+        }
+        XCTAssertEqual(db.objects(Numbered.self).count, 7)
+        XCTAssertEqual(db.objects(Tagged.self).count, 6)
+        XCTAssertEqual(db.object(ofType: Numbered.self, forPrimaryKey: 7)?.label, "upserted")
+        XCTAssertEqual(db.object(ofType: Numbered.self, forPrimaryKey: 1_001)?.label, "new")
+    }
+
     func testUpsertByPrimaryKey() throws {
         let db = try open()
         let ann = Person()
@@ -370,6 +400,15 @@ final class ObjectModelTests: DatabaseTestCase {
 final class DogWithoutOptionalLink: Object {
     @Persisted var friend: Dog
     override class var className: String { "BadLink" }
+}
+
+final class Numbered: Object {
+    @Persisted(primaryKey: true) var number: Int
+    @Persisted var label: String
+}
+
+final class Tagged: Object {
+    @Persisted(primaryKey: true) var tag: String
 }
 
 final class TwoKeys: Object {

@@ -140,8 +140,7 @@ extension Database {
             bumpVersion()
             return
         }
-        var afterFields: [FieldValue]?
-        if case .put(let fields) = change { afterFields = fields }
+        let afterFields = transaction.fields(of: change, schema: schema)
         recordIndexChanges(key, schema: schema, before: beforeFields, after: afterFields)
         if schema.mayHoldLinks {
             let before = beforeFields.map { Self.outgoingLinks($0, schema: schema) } ?? []

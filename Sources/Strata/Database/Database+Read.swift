@@ -41,11 +41,8 @@ extension Database {
     /// there is no such object.
     func loadFields(_ key: ObjectKey, schema: ObjectSchema) -> [FieldValue]? {
         _ = readVersion()
-        if let change = transaction?.change(for: key) {
-            switch change {
-            case .put(let fields): return fields
-            case .delete: return nil
-            }
+        if let transaction, let change = transaction.change(for: key) {
+            return transaction.fields(of: change, schema: schema)
         }
         // The closures below return nothing and fill a local: a generic result of this enum
         // type would be moved through runtime value witnesses on every read.
@@ -130,15 +127,17 @@ extension Database {
         let source = transaction?.base ?? snapshot
         for entry in source.entries(in: Keyspace(schema.classID)) {
             let key = ObjectKey(classID: schema.classID, key: entry.key)
-            if let change = transaction?.change(for: key) {
-                if case .put(let fields) = change { body(key, .fields(fields)) }
+            if let transaction, let change = transaction.change(for: key) {
+                if let fields = transaction.fields(of: change, schema: schema) { body(key, .fields(fields)) }
             } else {
                 body(key, .record(entry))
             }
         }
         if let transaction {
             for key in transaction.addedKeys(classID: schema.classID) {
-                if case .put(let fields)? = transaction.change(for: key) { body(key, .fields(fields)) }
+                if let change = transaction.change(for: key), let fields = transaction.fields(of: change, schema: schema) {
+                    body(key, .fields(fields))
+                }
             }
         }
     }

@@ -44,7 +44,8 @@ extension Database {
         }
         shared.beginWrite()
         snapshot = shared.store.snapshot()
-        transaction = WriteTransaction(base: snapshot, expectedChanges: lastWriteSize)
+        writeCount += 1
+        transaction = WriteTransaction(base: snapshot, serial: writeCount, expectedChanges: lastWriteSize)
         bumpVersion()
     }
 
@@ -95,7 +96,7 @@ extension Database {
     public func cancelWrite() {
         guard let transaction else { return }
         self.transaction = nil
-        transaction.scope.isCancelled = true  // invalidates the objects it added
+        cancelledWrites.insert(transaction.serial)  // invalidates the objects it added
         snapshot = shared.store.snapshot()
         bumpVersion()
         shared.endWrite()
@@ -156,27 +157,46 @@ extension Database {
         let state = ObjectState(database: self, schema: schema, key: key)
         state.isBeingAdded = true
         object._strataState = state
-        var fields: [FieldValue] = []
-        do {
-            let accessors = schema.accessors
-            fields.reserveCapacity(accessors.count)
-            for index in accessors.indices {
-                fields.append(index == schema.primaryKeyIndex
-                    ? primaryKeyField : try accessors[index].storedValue(of: object, context: self))
+        // The fields go to a buffer on the stack: a record is encoded from them, and only a
+        // change that needs them as fields copies them into an array.
+        let accessors = schema.accessors
+        return try withUnsafeTemporaryAllocation(of: FieldValue.self, capacity: accessors.count) { buffer in
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            var initialized = 0
+            defer {
+                for index in 0..<initialized { (base + index).deinitialize(count: 1) }
             }
-        } catch {
-            object._strataState = nil
-            throw error
+            do {
+                for index in accessors.indices {
+                    (base + index).initialize(to: index == schema.primaryKeyIndex
+                        ? primaryKeyField : try accessors[index].storedValue(of: object, context: self))
+                    initialized += 1
+                }
+            } catch {
+                object._strataState = nil
+                throw error
+            }
+            state.isBeingAdded = false
+            return try store(
+                object, fields: UnsafeBufferPointer(buffer), key: key, state: state, schema: schema,
+                update: update, in: transaction)
         }
-        state.isBeingAdded = false
+    }
+
+    /// Stores the change that adds `object` (its `fields` read, its `state` made), or throws
+    /// `.primaryKeyExists` as `update` says.
+    private func store(
+        _ object: ObjectBase, fields: UnsafeBufferPointer<FieldValue>, key: ObjectKey, state: ObjectState,
+        schema: ObjectSchema, update: UpdatePolicy, in transaction: WriteTransaction
+    ) throws -> ObjectKey {
         // One lookup of the key among the write's changes: where its change goes, and what the
         // write already holds for it; the stored object is looked for only when it holds none.
         let reservation = transaction.reserve(key)
         let existing: [FieldValue]?
-        switch reservation.previous {
-        case .put(let fields)?: existing = fields
-        case .delete?: existing = nil
-        case nil: existing = schema.primaryKeyIndex == nil ? nil : storedFields(key, schema: schema, in: transaction)
+        if let previous = reservation.previous {
+            existing = transaction.fields(of: previous, schema: schema)
+        } else {
+            existing = schema.primaryKeyIndex == nil ? nil : storedFields(key, schema: schema, in: transaction)
         }
         if let primaryKeyIndex = schema.primaryKeyIndex, let existing {
             let unchanged: Bool
@@ -190,7 +210,7 @@ extension Database {
                     throw StrataError(
                         .primaryKeyExists,
                         "\(schema.className) with primary key \(PrimaryKeyDisplay.text(fields[primaryKeyIndex])) already exists")
-                case .modified: unchanged = existing == fields
+                case .modified: unchanged = existing.elementsEqual(fields)
                 case .all: unchanged = false
                 }
             }
@@ -200,10 +220,19 @@ extension Database {
                 return key
             }
         }
-        recordChange(key, schema: schema, .put(fields), before: existing, at: reservation)
-        state.prime(fields, version: currentVersion)
+        if schema.hasLinksOrIndexes {
+            // Backlinks and index entries are kept from the fields before and after.
+            let fields = Array(fields)
+            recordChange(key, schema: schema, .put(fields), before: existing, at: reservation)
+            state.prime(fields, version: currentVersion)
+        } else {
+            // Nothing else to keep in step: the change is the encoded record, and the object
+            // reads it back when a property is read.
+            transaction.storeRecord(encoding: fields, schema: schema, at: reservation, for: key)
+            bumpVersion()
+        }
         // Only an object this write created disappears if the write is cancelled.
-        if existing == nil { state.addedIn = transaction.scope }
+        if existing == nil { state.addedInWrite = transaction.serial }
         manage(object, state: state, schema: schema)
         return key
     }

@@ -68,7 +68,18 @@ public final class Database: @unchecked Sendable {
     /// How many objects the last committed write changed: the next one reserves that much.
     @exclusivity(unchecked) var lastWriteSize = 0
     /// The schema of the class last added (writes only: a live database is used by one thread).
-    @exclusivity(unchecked) var lastAddedSchema: ObjectSchema?
+    /// (Kept alive by `schemas`.)
+    @exclusivity(unchecked) unowned(unsafe) var lastAddedSchema: ObjectSchema?
+    /// The number of writes begun on this database.
+    var writeCount = 0
+    /// The serial numbers of the writes that were cancelled after adding objects; those
+    /// objects are invalid. (Empty unless a write was rolled back.)
+    var cancelledWrites: Set<Int> = []
+
+    /// Whether write number `serial` was cancelled.
+    func wasCancelled(write serial: Int) -> Bool {
+        !cancelledWrites.isEmpty && cancelledWrites.contains(serial)
+    }
     /// The last commit's batch, kept for its buffers' capacity.
     @exclusivity(unchecked) var reusableBatch = WriteBatch()
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.

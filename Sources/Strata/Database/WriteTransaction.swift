@@ -8,6 +8,10 @@ final class WriteTransaction {
     enum Change {
         /// The object's fields, in property order.
         case put([FieldValue])
+        /// The object's record, encoded when it was added (in `records`, at this range): an
+        /// object whose fields nothing in the write needs (no links, no indexed property) is
+        /// stored without keeping them.
+        case record(Range<Int>)
         case delete
     }
 
@@ -20,13 +24,20 @@ final class WriteTransaction {
     @exclusivity(unchecked) private var changes: [(key: ObjectKey, change: Change)] = []
     /// The position in `changes` of each changed object's entry.
     @exclusivity(unchecked) private var positions: [ObjectKey: Int] = [:]
+    /// The records of `.record` changes, one after another. (A record replaced by a later
+    /// change of its object stays until the write ends: each object is added once.)
+    private let records = ByteBuffer()
     /// See `baseEntry(for:)`; no class is kept while `cachedBaseClassID` is nil.
     private var cachedBaseClassID: UInt32?
     private var cachedBaseEntries = Snapshot.Entries.empty
-    /// What the objects this write added hold on to: marked cancelled if it rolls back, which
-    /// invalidates them all at once (the write keeps no list of them, so an added object the
-    /// caller drops is freed at once).
-    let scope = WriteScope()
+    /// The greatest key of `cachedBaseEntries` (nil when it is empty): a key above it is not
+    /// in the base without a lookup, as with keys that grow (numbers counting up, ObjectIds).
+    private var cachedBaseLastKey: StorageKey?
+    /// The number of this write among the database's writes (from 1): the objects it adds
+    /// note it, and a rollback lists it among the database's cancelled writes, which
+    /// invalidates them all at once. (The write keeps no list of them, so an added object the
+    /// caller drops is freed at once.)
+    let serial: Int
     /// The first error a property setter could not throw; the write fails with it.
     var deferredError: StrataError?
     /// Per linked-to object: links into it this write added (true) or removed (false).
@@ -34,10 +45,11 @@ final class WriteTransaction {
     /// Per secondary-index entry: object keys this write added (true) or removed (false).
     var indexChanges: [StorageKey: [StorageKey: Bool]] = [:]
 
-    /// A transaction over `base`, with room for `expectedChanges` changed objects (a hint: the
+    /// Transaction number `serial` over `base`, with room for `expectedChanges` changed objects (a hint: the
     /// size of the previous write, so that a loop of similar writes does not regrow its tables).
-    init(base: Snapshot, expectedChanges: Int = 0) {
+    init(base: Snapshot, serial: Int, expectedChanges: Int = 0) {
         pinnedBase = base
+        self.serial = serial
         let capacity = min(expectedChanges, 1 << 20)
         changes.reserveCapacity(capacity)
         positions.reserveCapacity(capacity)
@@ -52,6 +64,7 @@ final class WriteTransaction {
         pinnedBase = nil
         cachedBaseClassID = nil
         cachedBaseEntries = .empty
+        cachedBaseLastKey = nil
     }
 
     /// Keeps the first error a setter could not throw; the write fails with it at commit.
@@ -92,18 +105,44 @@ final class WriteTransaction {
         }
     }
 
+    /// Stores `key`'s change in its reserved place as a record encoded from `fields` (in
+    /// property order) with `schema`'s layout.
+    func storeRecord(encoding fields: UnsafeBufferPointer<FieldValue>, schema: ObjectSchema, at reservation: Reservation, for key: __owned ObjectKey) {
+        let start = records.count
+        RecordCodec.encode(fields, schema: schema, appendingTo: records)
+        store(.record(start..<records.count), at: reservation, for: key)
+    }
+
+    /// The fields a change gives its object (decoded from its record for a `.record`), or nil
+    /// for a deletion.
+    func fields(of change: Change, schema: ObjectSchema) -> [FieldValue]? {
+        switch change {
+        case .put(let fields): return fields
+        case .record(let range):
+            do {
+                return try records.withBytes(in: range) { try RecordCodec.decodeFields($0, schema: schema) }
+            } catch {
+                preconditionFailure("\(schema.className): a record this write encoded does not decode: \(error)")
+            }
+        case .delete: return nil
+        }
+    }
+
     /// Gives up a reservation without a change.
     func abandon(_ reservation: Reservation, for key: ObjectKey) {
         if reservation.position == changes.count { positions[key] = nil }
     }
 
     /// The entry of `key` in the base snapshot, or nil. The entries of the class last asked
-    /// for are kept, so a run of lookups in one class looks the class up once.
+    /// for are kept, so a run of lookups in one class looks the class up once, with their
+    /// greatest key, so a key above it needs no lookup.
     func baseEntry(for key: ObjectKey) -> Snapshot.Entry? {
         if cachedBaseClassID != key.classID {
             cachedBaseEntries = base.entries(in: Keyspace(key.classID))
+            cachedBaseLastKey = cachedBaseEntries.lastKey
             cachedBaseClassID = key.classID
         }
+        guard let last = cachedBaseLastKey, key.key <= last else { return nil }
         return cachedBaseEntries.entry(for: key.key)
     }
 
@@ -116,7 +155,7 @@ final class WriteTransaction {
     /// Keys of one class added in this write (not in the base snapshot).
     func addedKeys(classID: UInt32) -> [ObjectKey] {
         changes.compactMap { entry in
-            guard entry.key.classID == classID, case .put = entry.change,
+            guard entry.key.classID == classID, !entry.change.isDelete,
                   !base.contains(entry.key.key, in: Keyspace(classID))
             else { return nil }
             return entry.key
@@ -141,6 +180,10 @@ final class WriteTransaction {
                     RecordCodec.encode(fields, schema: schema, appendingTo: &bytes)
                 }
                 drained[index].change = .delete  // frees the fields now
+            case .record(let range):
+                records.withBytes(in: range) { record in
+                    batch.put(forKey: key.key, in: Keyspace(key.classID)) { $0.append(contentsOf: record) }
+                }
             case .delete:
                 batch.delete(key.key, in: Keyspace(key.classID))
             }
@@ -148,10 +191,9 @@ final class WriteTransaction {
     }
 }
 
-/// The mark an open write leaves on the objects it adds: cancelled when the write rolls back.
-///
-/// Thread safety: read and set by the database's writing thread (and by the objects it
-/// manages, which are confined to it).
-final class WriteScope {
-    @exclusivity(unchecked) var isCancelled = false
+extension WriteTransaction.Change {
+    var isDelete: Bool {
+        if case .delete = self { return true }
+        return false
+    }
 }

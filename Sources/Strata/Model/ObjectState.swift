@@ -13,7 +13,8 @@ import StrataStorage
 /// property read.
 public final class ObjectState {
     unowned(unsafe) let database: Database
-    let schema: ObjectSchema
+    /// (Kept alive by the database's schema set, which `retainedDatabase` keeps.)
+    unowned(unsafe) let schema: ObjectSchema
     /// The key of the top-level object whose record holds these fields.
     let key: ObjectKey
     /// For an embedded object: where in its parent it lives.
@@ -21,9 +22,9 @@ public final class ObjectState {
     /// Set while the object is being added (its fields are being read): a link back to it
     /// from an object added meanwhile refers to `key`.
     @exclusivity(unchecked) var isBeingAdded = false
-    /// For an object the open write added: the write's scope, which says whether the write was
-    /// cancelled (the object is then invalid).
-    @exclusivity(unchecked) var addedIn: WriteScope?
+    /// For an object a write added: the write's serial number (0 otherwise). When the
+    /// database lists it among its cancelled writes, the object is invalid.
+    @exclusivity(unchecked) var addedInWrite = 0
     /// Set on a key-path tracer's state: reads record the property instead of reading.
     let tracer: KeyPathTracer?
     @exclusivity(unchecked) private var cachedVersion = -1
@@ -70,7 +71,7 @@ public final class ObjectState {
         let version = database.readVersion()
         if version != cachedVersion {
             pendingRecord = nil
-            if let addedIn, addedIn.isCancelled { return nil }
+            if addedInWrite != 0, database.wasCancelled(write: addedInWrite) { return nil }
             guard let loaded = loadFields() else { return nil }
             fields = loaded
             cachedVersion = version

@@ -37,12 +37,23 @@ enum RecordCodec {
 
     /// Appends the record of an object's fields (in property order) to `bytes`.
     static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
+        fields.withUnsafeBufferPointer { encode($0, schema: schema, appendingTo: &bytes) }
+    }
+
+    /// Appends the record of an object's fields (in property order) to `bytes`.
+    static func encode(_ fields: UnsafeBufferPointer<FieldValue>, schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
         bytes.append(encoding: ObjectRecord(fields: fields, layout: schema.storedFieldLayout))
+    }
+
+    /// Appends the record of an object's fields (in property order) to `buffer`.
+    static func encode(_ fields: UnsafeBufferPointer<FieldValue>, schema: ObjectSchema, appendingTo buffer: ByteBuffer) {
+        let record = ObjectRecord(fields: fields, layout: schema.storedFieldLayout)
+        buffer.append { record.write(to: &$0) }
     }
 
     /// An object record to encode: fields in property order, and the stored fields' layout.
     private struct ObjectRecord: ByteEncodable {
-        let fields: [FieldValue]
+        let fields: UnsafeBufferPointer<FieldValue>
         let layout: [(id: UInt32, index: Int)]
 
         func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {

@@ -23,6 +23,10 @@ extension Snapshot {
         /// - Complexity: O(1).
         public var count: Int { keys.count }
 
+        /// The greatest key, or nil when there are no entries.
+        /// - Complexity: O(log n) in the entry count.
+        public var lastKey: StorageKey? { keys.lastKey }
+
         /// The entry of `key`, or nil when the keyspace does not hold it.
         /// - Complexity: O(log n) in the entry count.
         public func entry(for key: StorageKey) -> Entry? {

@@ -77,7 +77,7 @@ enum RecordEncoder {
     ) -> (offset: Int, length: Int) {
         let start = buffer.count
         let length = RecordFormat.headerSize + payloadLength
-        buffer.append(contentsOf: repeatElement(0, count: length))
+        buffer.appendZeros(length)
         buffer.withUnsafeMutableBytes { raw in
             let record = UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + length)])
             fill(UnsafeMutableRawBufferPointer(rebasing: record[RecordFormat.headerSize...]))

@@ -88,6 +88,14 @@ struct KeyTree: Sendable {
         return root.value(forKey: SortKey(key))
     }
 
+    /// The greatest key, or `nil` when the tree is empty.
+    /// - Complexity: O(log n): one node per level, down the right edge.
+    var lastKey: StorageKey? {
+        guard var node = root, node.count > 0 else { return nil }
+        while !node.isLeaf { node = node.children[node.count] }
+        return node.key(at: node.count - 1)
+    }
+
     /// Stores `value` for `key`; returns the value it replaces, or `nil` if the key was absent.
     @discardableResult
     mutating func updateValue(_ value: RecordLocation, forKey key: StorageKey) -> RecordLocation? {
