@@ -76,14 +76,13 @@ public struct Persisted<Value: _Persistable> {
         }
         set {
             // An unmanaged object (the common case while building objects to add) stores the
-            // value in place.
-            guard let state = object._strataState else {
+            // value in place; a managed one has its property index here (see `Database.attach`).
+            let index = object[keyPath: storageKeyPath].managedIndex
+            guard index >= 0 else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
-            let index = object[keyPath: storageKeyPath].managedIndex
-            if index < 0 { managedObjectHoldsItsOwnValue(EnclosingSelf.className) }
-            state.write(index, newValue)
+            object._strataState.unsafelyUnwrapped.write(index, newValue)
         }
     }
 
@@ -96,10 +95,6 @@ public struct Persisted<Value: _Persistable> {
         return state.read(index, as: Value.self)
     }
 
-    @usableFromInline
-    static func managedObjectHoldsItsOwnValue(_ className: String) -> Never {
-        preconditionFailure("\(className): a managed object's property holds its own value")
-    }
 }
 
 /// Options of a `@Persisted` declaration.
