@@ -45,8 +45,9 @@ final class WriteTransaction {
     /// Per secondary-index entry: object keys this write added (true) or removed (false).
     var indexChanges: [StorageKey: [StorageKey: Bool]] = [:]
 
-    /// Transaction number `serial` over `base`, with room for `expectedChanges` changed objects (a hint: the
-    /// size of the previous write, so that a loop of similar writes does not regrow its tables).
+    /// Transaction number `serial` over `base`, with room for `expectedChanges` changed objects
+    /// (a hint: the size of the previous write, so that a loop of similar writes does not
+    /// regrow its tables).
     init(base: Snapshot, serial: Int, expectedChanges: Int = 0) {
         pinnedBase = base
         self.serial = serial
