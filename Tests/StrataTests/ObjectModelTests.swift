@@ -174,6 +174,12 @@ final class ObjectModelTests: DatabaseTestCase {
             XCTAssertEqual((error as? StrataError)?.code, .objectInvalidated)
         }
         XCTAssertEqual(db.objects(Dog.self).map(\.name), ["Second"])
+        XCTAssertEqual(db.cancelledWrites.count, 1, "only the write that added an object is listed")
+        try db.beginWrite()
+        second.name = "Renamed"
+        db.cancelWrite()
+        XCTAssertEqual(db.cancelledWrites.count, 1, "a cancelled write that added nothing is not listed")
+        XCTAssertEqual(second.name, "Second")
     }
 
     func testBeginCommitCancel() throws {

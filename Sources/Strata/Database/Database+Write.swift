@@ -96,7 +96,9 @@ extension Database {
     public func cancelWrite() {
         guard let transaction else { return }
         self.transaction = nil
-        cancelledWrites.insert(transaction.serial)  // invalidates the objects it added
+        // Invalidates the objects it added (a write that added none is not listed, so the list
+        // grows only with writes that leave invalid objects behind).
+        if transaction.addedObjects { cancelledWrites.insert(transaction.serial) }
         snapshot = shared.store.snapshot()
         bumpVersion()
         shared.endWrite()
@@ -232,7 +234,10 @@ extension Database {
             bumpVersion()
         }
         // Only an object this write created disappears if the write is cancelled.
-        if existing == nil { state.addedInWrite = transaction.serial }
+        if existing == nil {
+            state.addedInWrite = transaction.serial
+            transaction.addedObjects = true
+        }
         manage(object, state: state, schema: schema)
         return key
     }

@@ -38,6 +38,8 @@ final class WriteTransaction {
     /// invalidates them all at once. (The write keeps no list of them, so an added object the
     /// caller drops is freed at once.)
     let serial: Int
+    /// Whether the write added an object (only then does a rollback list its serial).
+    var addedObjects = false
     /// The first error a property setter could not throw; the write fails with it.
     var deferredError: StrataError?
     /// Per linked-to object: links into it this write added (true) or removed (false).

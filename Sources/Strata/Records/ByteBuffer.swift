@@ -71,9 +71,4 @@ struct GrowingByteSink: ByteSink {
         base.storeBytes(of: value.littleEndian, toByteOffset: count, as: T.self)
         count += MemoryLayout<T>.size
     }
-
-    mutating func write(utf8 text: String) {
-        var text = text
-        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-    }
 }

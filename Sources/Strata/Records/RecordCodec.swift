@@ -37,12 +37,9 @@ enum RecordCodec {
 
     /// Appends the record of an object's fields (in property order) to `bytes`.
     static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
-        fields.withUnsafeBufferPointer { encode($0, schema: schema, appendingTo: &bytes) }
-    }
-
-    /// Appends the record of an object's fields (in property order) to `bytes`.
-    static func encode(_ fields: UnsafeBufferPointer<FieldValue>, schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
-        bytes.append(encoding: ObjectRecord(fields: fields, layout: schema.storedFieldLayout))
+        fields.withUnsafeBufferPointer {
+            bytes.append(encoding: ObjectRecord(fields: $0, layout: schema.storedFieldLayout))
+        }
     }
 
     /// Appends the record of an object's fields (in property order) to `buffer`.
@@ -111,15 +108,24 @@ enum RecordCodec {
     }
 }
 
-/// Where a ``ByteWriter`` puts its bytes: a ``ByteCounter`` that only counts them, or a
-/// ``RawByteSink`` that stores them in memory sized by a count first. Encoding runs the same
-/// code twice (count, then store), so the size and the bytes cannot disagree.
+/// Where a ``ByteWriter`` puts its bytes: a ``ByteCounter`` that only counts them, a
+/// ``RawByteSink`` that stores them in memory sized by a count first (encoding runs the same
+/// code twice, so the size and the bytes cannot disagree), or a ``GrowingByteSink`` that grows
+/// a ``ByteBuffer`` as it goes (one pass).
 protocol ByteSink {
     mutating func write(_ byte: UInt8)
     mutating func write(_ bytes: UnsafeRawBufferPointer)
     mutating func write<T: FixedWidthInteger>(littleEndian value: T)
     /// A string's UTF-8 bytes (not prefixed).
     mutating func write(utf8 text: String)
+}
+
+extension ByteSink {
+    /// Copies the string's bytes from its contiguous UTF-8 storage.
+    mutating func write(utf8 text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
 }
 
 /// Counts the bytes a ``ByteWriter`` would write.
@@ -160,10 +166,6 @@ struct RawByteSink: ByteSink {
         position += MemoryLayout<T>.size
     }
 
-    mutating func write(utf8 text: String) {
-        var text = text
-        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-    }
 }
 
 /// Writes the values of the record format (see the spec at the top of this file) to a sink.
