@@ -182,6 +182,33 @@ final class ObjectModelTests: DatabaseTestCase {
         XCTAssertEqual(second.name, "Second")
     }
 
+
+    func testAWriteStartsEmptyOnTheTablesThePreviousWriteLeft() throws {
+        let db = try open([Numbered.self])
+        // A cancelled write, then a committed one, each leaving its tables for the next.
+        try db.beginWrite()
+        for number in 0..<50 { try db.add(Numbered(value: ["number": number, "label": "cancelled \(number)"])) }
+        db.cancelWrite()
+        XCTAssertNotNil(db.spareWriteTables, "a cancelled write leaves its tables")
+        try db.write {
+            XCTAssertEqual(db.objects(Numbered.self).count, 0, "nothing of the cancelled write is left")
+            XCTAssertNil(db.object(ofType: Numbered.self, forPrimaryKey: 7))
+            for number in 100..<120 { try db.add(Numbered(value: ["number": number, "label": "kept \(number)"])) }
+            // Read back inside the write: decoded from the records the write encoded.
+            XCTAssertEqual(db.object(ofType: Numbered.self, forPrimaryKey: 103)?.label, "kept 103")
+            XCTAssertEqual(db.objects(Numbered.self).count, 20)
+        }
+        XCTAssertNotNil(db.spareWriteTables, "a committed write leaves its tables")
+        try db.write {
+            XCTAssertEqual(db.objects(Numbered.self).count, 20)
+            // Keys only the cancelled write had: free, so `.error` does not throw.
+            for number in 0..<10 { try db.add(Numbered(value: ["number": number, "label": "again \(number)"])) }
+            XCTAssertEqual(db.object(ofType: Numbered.self, forPrimaryKey: 4)?.label, "again 4")
+        }
+        XCTAssertEqual(db.objects(Numbered.self).map(\.label).sorted().first, "again 0")
+        XCTAssertEqual(db.objects(Numbered.self).count, 30)
+        XCTAssertEqual(db.object(ofType: Numbered.self, forPrimaryKey: 119)?.label, "kept 119")
+    }
     func testBeginCommitCancel() throws {
         let db = try open()
         try db.beginWrite()

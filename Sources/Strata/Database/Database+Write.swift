@@ -45,7 +45,7 @@ extension Database {
         shared.beginWrite()
         snapshot = shared.store.snapshot()
         writeCount += 1
-        transaction = WriteTransaction(base: snapshot, serial: writeCount, expectedChanges: lastWriteSize)
+        transaction = WriteTransaction(base: snapshot, serial: writeCount, tables: spareWriteTables.take() ?? .init())
         bumpVersion()
     }
 
@@ -72,7 +72,7 @@ extension Database {
             defer {
                 // Kept for the next write, unless this one was so large its buffers should go.
                 batch.removeAll()
-                reusableBatch = transaction.changeCount <= Self.largestReusedBatch ? batch : WriteBatch()
+                reusableBatch = transaction.changeCount <= WriteTransaction.Tables.largestKept ? batch : WriteBatch()
             }
             transaction.releaseBase()
             releasePinnedSnapshot()
@@ -81,15 +81,12 @@ extension Database {
             cancelWrite()
             throw error
         }
-        lastWriteSize = transaction.changeCount
         self.transaction = nil
+        spareWriteTables = transaction.takeTables()
         snapshot = shared.store.snapshot()
         bumpVersion()
         shared.endWrite()
     }
-
-    /// The most objects a write may change for its batch's buffers to be kept for the next one.
-    static let largestReusedBatch = 100_000
 
     /// Discards the open write transaction: every change made in it is undone, and objects
     /// added in it are invalidated. Does nothing when no write is open.
@@ -99,6 +96,7 @@ extension Database {
         // Invalidates the objects it added (a write that added none is not listed, so the list
         // grows only with writes that leave invalid objects behind).
         if transaction.addedObjects { cancelledWrites.insert(transaction.serial) }
+        spareWriteTables = transaction.takeTables()
         snapshot = shared.store.snapshot()
         bumpVersion()
         shared.endWrite()

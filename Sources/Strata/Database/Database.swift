@@ -65,8 +65,8 @@ public final class Database: @unchecked Sendable {
     /// copy the snapshot.
     private var pinnedSequence: UInt64 = 0
     @exclusivity(unchecked) var transaction: WriteTransaction?
-    /// How many objects the last committed write changed: the next one reserves that much.
-    @exclusivity(unchecked) var lastWriteSize = 0
+    /// The last write's tables, emptied, for the next write to fill.
+    @exclusivity(unchecked) var spareWriteTables: WriteTransaction.Tables?
     /// The schema of the class last added (writes only: a live database is used by one thread).
     /// (Kept alive by `schemas`.)
     @exclusivity(unchecked) unowned(unsafe) var lastAddedSchema: ObjectSchema?

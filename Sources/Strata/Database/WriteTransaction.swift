@@ -26,7 +26,29 @@ final class WriteTransaction {
     @exclusivity(unchecked) private var positions: [ObjectKey: Int] = [:]
     /// The records of `.record` changes, one after another. (A record replaced by a later
     /// change of its object stays until the write ends: each object is added once.)
-    private let records = ByteBuffer()
+    private let records: ByteBuffer
+
+    /// The tables a write fills, handed from one write to the next (emptied, see
+    /// ``WriteTransaction/takeTables()``). A loop of similar writes then reuses their memory:
+    /// tables allocated afresh for every write of thousands of objects are large enough to be
+    /// mapped from, and returned to, the kernel each time, and every page of them is faulted
+    /// in again.
+    struct Tables {
+        fileprivate var changes: [(key: ObjectKey, change: Change)] = []
+        fileprivate var positions: [ObjectKey: Int] = [:]
+        fileprivate let records: ByteBuffer
+
+        /// Empty tables.
+        init() { records = ByteBuffer() }
+
+        fileprivate init(records: ByteBuffer) { self.records = records }
+
+        /// The most objects a write may change for its tables (and its commit's batch) to be
+        /// kept for the next write.
+        static let largestKept = 100_000
+        /// The most bytes of records the kept tables may hold on to.
+        static let largestKeptRecords = 64 << 20
+    }
     /// See `baseEntry(for:)`; no class is kept while `cachedBaseClassID` is nil.
     private var cachedBaseClassID: UInt32?
     private var cachedBaseEntries = Snapshot.Entries.empty
@@ -47,15 +69,30 @@ final class WriteTransaction {
     /// Per secondary-index entry: object keys this write added (true) or removed (false).
     var indexChanges: [StorageKey: [StorageKey: Bool]] = [:]
 
-    /// Transaction number `serial` over `base`, with room for `expectedChanges` changed objects
-    /// (a hint: the size of the previous write, so that a loop of similar writes does not
-    /// regrow its tables).
-    init(base: Snapshot, serial: Int, expectedChanges: Int = 0) {
+    /// Transaction number `serial` over `base`, filling `tables` (empty; the previous write's,
+    /// so that a loop of similar writes does not regrow them).
+    init(base: Snapshot, serial: Int, tables: consuming Tables = Tables()) {
         pinnedBase = base
         self.serial = serial
-        let capacity = min(expectedChanges, 1 << 20)
-        changes.reserveCapacity(capacity)
-        positions.reserveCapacity(capacity)
+        records = tables.records
+        swap(&changes, &tables.changes)
+        swap(&positions, &tables.positions)
+    }
+
+    /// Empties the write's tables (freeing what its changes hold) and hands them over for the
+    /// next write; nil when the write was too large for its tables to be worth keeping. Call
+    /// it once the write has ended.
+    func takeTables() -> Tables? {
+        guard changes.capacity <= Tables.largestKept, positions.capacity <= Tables.largestKept,
+              records.capacity <= Tables.largestKeptRecords
+        else { return nil }
+        changes.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
+        records.removeAll()
+        var tables = Tables(records: records)
+        swap(&tables.changes, &changes)
+        swap(&tables.positions, &positions)
+        return tables
     }
 
     /// The number of objects changed so far.
@@ -166,23 +203,21 @@ final class WriteTransaction {
     }
 
     /// Moves every change into `batch` as the operation that applies it; `schemas` gives each
-    /// class's schema. The write holds no changes afterwards (`changeCount` stays): each
-    /// object's fields are freed as soon as they are encoded, while they are still in cache.
+    /// class's schema. The write holds no changes afterwards (`changeCount` stays; the tables
+    /// keep their capacity): each object's fields are freed as soon as they are encoded, while
+    /// they are still in cache.
     func moveChanges(to batch: inout WriteBatch, schemas: SchemaSet) {
         var schema: ObjectSchema?
-        var drained: [(key: ObjectKey, change: Change)] = []
-        swap(&drained, &changes)
-        positions = [:]
-        for index in drained.indices {
-            let key = drained[index].key
-            switch drained[index].change {
+        for index in changes.indices {
+            let key = changes[index].key
+            switch changes[index].change {
             case .put(let fields):
                 if schema?.classID != key.classID { schema = schemas.byClassID[key.classID] }
                 let schema = schema!
                 batch.put(forKey: key.key, in: Keyspace(key.classID)) { bytes in
                     RecordCodec.encode(fields, schema: schema, appendingTo: &bytes)
                 }
-                drained[index].change = .delete  // frees the fields now
+                changes[index].change = .delete  // frees the fields now
             case .record(let range):
                 records.withBytes(in: range) { record in
                     batch.put(forKey: key.key, in: Keyspace(key.classID)) { $0.append(contentsOf: record) }
@@ -191,6 +226,8 @@ final class WriteTransaction {
                 batch.delete(key.key, in: Keyspace(key.classID))
             }
         }
+        changes.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
     }
 }
 

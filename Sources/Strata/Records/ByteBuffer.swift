@@ -5,7 +5,8 @@
 /// Thread safety: none; used by the thread that owns it (a write's).
 final class ByteBuffer {
     private var base: UnsafeMutableRawPointer
-    private var capacity: Int
+    /// The bytes allocated.
+    private(set) var capacity: Int
     /// The number of bytes written.
     private(set) var count = 0
 
@@ -24,6 +25,9 @@ final class ByteBuffer {
         count = writer.sink.count
         capacity = writer.sink.capacity
     }
+
+    /// Forgets the bytes written, keeping the memory for the next ones.
+    func removeAll() { count = 0 }
 
     /// Calls `body` with the bytes in `range` (valid until the buffer is next written).
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
