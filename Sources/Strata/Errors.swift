@@ -34,3 +34,14 @@ extension StrataError {
     /// Matches any ``StrataError/Code/wrongDatabase`` error in a `catch` clause.
     public static let wrongDatabase = Code.wrongDatabase
 }
+
+extension StrataError {
+    /// `error` with `context` (the class and property concerned, say) before its message; an
+    /// error that is not a ``StrataError`` becomes `.invalidValue`.
+    static func inContext(_ context: String, _ error: any Error) -> StrataError {
+        if let error = error as? StrataError {
+            return StrataError(error.code, "\(context): \(error.message)", file: error.file, offset: error.offset, errno: error.errno)
+        }
+        return StrataError(.invalidValue, "\(context): \(error)")
+    }
+}

@@ -331,7 +331,21 @@ final class ObjectModelTests: DatabaseTestCase {
         dog.name = String(repeating: "x", count: 16 * 1024 * 1024 + 1)
         XCTAssertThrowsError(try db.write { try db.add(dog) }) { error in
             XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
+            XCTAssertTrue((error as? StrataError)?.message.contains("Dog.name") ?? false, "\(error)")
         }
+        XCTAssertFalse(dog.isManaged)
+        // Caught inside the write: the objects added before and after it are stored whole.
+        try db.write {
+            let before = Dog(value: ["name": "Before", "age": 1])
+            try db.add(before)
+            XCTAssertThrowsError(try db.add(dog))
+            XCTAssertFalse(dog.isManaged)
+            try db.add(Dog(value: ["name": "After", "age": 2]))
+            XCTAssertEqual(before.name, "Before")
+        }
+        XCTAssertEqual(Set(db.objects(Dog.self).map(\.name)), ["Before", "After"])
+        XCTAssertEqual(Set(try open().objects(Dog.self).map(\.age)), [1, 2])
+        try db.write { try db.delete(db.objects(Dog.self)) }
         let managed = Dog()
         try db.write { try db.add(managed) }
         XCTAssertThrowsError(try db.write { managed.name = String(repeating: "y", count: 16 * 1024 * 1024 + 1) }) { error in

@@ -156,6 +156,8 @@ final class RelationshipTests: DatabaseTestCase {
         XCTAssertEqual(ann.scores["art"], 3)
         XCTAssertEqual(Array(ann.tags), ["a", "c", "a"])
         XCTAssertTrue(ann.nicknames.contains("B"))
+        try db.write { ann.tags.append(objectsIn: ["d", "e"]) }  // Realm's name
+        XCTAssertEqual(Array(ann.tags), ["a", "c", "a", "d", "e"])
     }
 
     func testMapKeysWithDotOrDollarAreRefused() throws {

@@ -81,6 +81,11 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         }
     }
 
+    /// Adds elements at the end: Realm's name for ``append(contentsOf:)``.
+    public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
+        append(contentsOf: elements)
+    }
+
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
         mutate { $0.insert(element, at: index) } managed: { stored, database in

@@ -152,6 +152,29 @@ extension Database {
         } else {
             key = ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey())
         }
+        // A class with no links and no index: a new object's record is written straight from its
+        // properties, as no linked object is to be added and no backlink or index entry is
+        // derived from its fields. An object whose key the write or the store already holds
+        // takes the path below, which compares and replaces fields.
+        if !schema.hasLinksOrIndexes {
+            let reservation = transaction.reserve(key)
+            if reservation.previous == nil, schema.primaryKeyIndex == nil || transaction.baseEntry(for: key) == nil {
+                do {
+                    try transaction.storeRecord(
+                        writingPropertiesOf: object, schema: schema, context: self, at: reservation, for: key)
+                } catch {
+                    transaction.abandon(reservation, for: key)
+                    throw error
+                }
+                bumpVersion()
+                let state = ObjectState(database: self, schema: schema, key: key)
+                state.addedInWrite = transaction.serial
+                transaction.addedObjects = true
+                attach(object, state: state)
+                return key
+            }
+            transaction.abandon(reservation, for: key)
+        }
         // Unmanaged objects this one links to are added while its fields are read; those that
         // link back find it being added, with its key.
         let state = ObjectState(database: self, schema: schema, key: key)
@@ -168,8 +191,12 @@ extension Database {
             }
             do {
                 for index in accessors.indices {
-                    (base + index).initialize(to: index == schema.primaryKeyIndex
-                        ? primaryKeyField : try accessors[index].storedValue(of: object, context: self))
+                    do {
+                        (base + index).initialize(to: index == schema.primaryKeyIndex
+                            ? primaryKeyField : try accessors[index].storedValue(of: object, context: self))
+                    } catch {
+                        throw StrataError.inContext("\(schema.className).\(schema.properties[index].name)", error)
+                    }
                     initialized += 1
                 }
             } catch {

@@ -110,11 +110,7 @@ final class WriteTransaction {
     /// Keeps the first error a setter could not throw; the write fails with it at commit.
     func `defer`(_ error: any Error, context: String) {
         guard deferredError == nil else { return }
-        if let error = error as? StrataError {
-            deferredError = StrataError(error.code, "\(context): \(error.message)")
-        } else {
-            deferredError = StrataError(.invalidValue, "\(context): \(error)")
-        }
+        deferredError = .inContext(context, error)
     }
 
     /// Where a key's change goes, and the change this write already holds for it (nil when
@@ -150,6 +146,19 @@ final class WriteTransaction {
     func storeRecord(encoding fields: UnsafeBufferPointer<FieldValue>, schema: ObjectSchema, at reservation: Reservation, for key: __owned ObjectKey) {
         let start = records.count
         RecordCodec.encode(fields, schema: schema, appendingTo: records)
+        store(.record(start..<records.count), at: reservation, for: key)
+    }
+
+    /// Stores `key`'s change in its reserved place as the record of `object`'s properties,
+    /// written straight from the object with `schema`'s layout.
+    /// - Throws: `.invalidValue` when a property's value cannot be stored; the write is then
+    ///   as it was (the reservation still to be abandoned).
+    func storeRecord(
+        writingPropertiesOf object: ObjectBase, schema: ObjectSchema, context: Database,
+        at reservation: Reservation, for key: __owned ObjectKey
+    ) throws {
+        let start = records.count
+        try RecordCodec.encode(propertiesOf: object, schema: schema, context: context, appendingTo: records)
         store(.record(start..<records.count), at: reservation, for: key)
     }
 

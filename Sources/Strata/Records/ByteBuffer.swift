@@ -17,13 +17,16 @@ final class ByteBuffer {
 
     deinit { base.deallocate() }
 
-    /// Appends what `body` writes.
-    func append(_ body: (inout ByteWriter<GrowingByteSink>) -> Void) {
+    /// Appends what `body` writes; nothing when it throws.
+    func append(_ body: (inout ByteWriter<GrowingByteSink>) throws -> Void) rethrows {
         var writer = ByteWriter(GrowingByteSink(base: base, count: count, capacity: capacity))
-        body(&writer)
-        base = writer.sink.base
+        defer {
+            // (Kept when `body` throws too: a growth freed the old memory.)
+            base = writer.sink.base
+            capacity = writer.sink.capacity
+        }
+        try body(&writer)
         count = writer.sink.count
-        capacity = writer.sink.capacity
     }
 
     /// Forgets the bytes written, keeping the memory for the next ones.

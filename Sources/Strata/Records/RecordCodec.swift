@@ -48,6 +48,28 @@ enum RecordCodec {
         buffer.append { record.write(to: &$0) }
     }
 
+    /// Appends the record of an unmanaged object's properties to `buffer`, written straight
+    /// from the object (`PropertyAccessing.writeField`); nothing when it throws.
+    /// - Throws: `.invalidValue` naming the class and property whose value cannot be stored.
+    static func encode(propertiesOf object: ObjectBase, schema: ObjectSchema, context: Database, appendingTo buffer: ByteBuffer) throws {
+        let layout = schema.storedFieldLayout
+        // Through a buffer pointer: each accessor is used in place, not copied out of the array.
+        try schema.accessors.withUnsafeBufferPointer { accessors in
+            try buffer.append { writer in
+                writer.byte(RecordCodec.version)
+                writer.varint(UInt64(layout.count))
+                for field in layout {
+                    writer.varint(UInt64(field.id))
+                    do {
+                        try accessors[field.index].writeField(of: object, to: &writer, context: context)
+                    } catch {
+                        throw StrataError.inContext("\(schema.className).\(schema.properties[field.index].name)", error)
+                    }
+                }
+            }
+        }
+    }
+
     /// An object record to encode: fields in property order, and the stored fields' layout.
     private struct ObjectRecord: ByteEncodable {
         let fields: UnsafeBufferPointer<FieldValue>
@@ -123,6 +145,8 @@ protocol ByteSink {
 extension ByteSink {
     /// Copies the string's bytes from its contiguous UTF-8 storage.
     mutating func write(utf8 text: String) {
+        // A native string's bytes are contiguous: no copy of the string (and no retain).
+        if text.utf8.withContiguousStorageIfAvailable({ write(UnsafeRawBufferPointer($0)) }) != nil { return }
         var text = text
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
@@ -201,23 +225,39 @@ struct ByteWriter<Sink: ByteSink> {
         sink.write(utf8: text)
     }
 
+    // One writer per tag, for `value(_:)` and for the scalar property types that write
+    // themselves (ScalarRecordValue).
+    mutating func null() { byte(0) }
+    mutating func bool(_ flag: Bool) { byte(flag ? 2 : 1) }
+    mutating func int(_ number: Int64) {
+        byte(3)
+        varint(UInt64(bitPattern: (number << 1) ^ (number >> 63)))
+    }
+    mutating func float(_ number: Float) { byte(4); fixed(number.bitPattern) }
+    mutating func double(_ number: Double) { byte(5); fixed(number.bitPattern) }
+    mutating func string(_ text: String) { byte(6); utf8(text) }
+    mutating func data(_ data: Data) { byte(7); data.withUnsafeBytes { lengthPrefixed($0) } }
+    mutating func date(_ seconds: Double) { byte(8); fixed(seconds.bitPattern) }
+    mutating func decimal(_ decimal: Decimal128) { byte(9); fixed(decimal.lowBits); fixed(decimal.highBits) }
+    mutating func uuid(_ uuid: UUID) {
+        byte(10)
+        withUnsafeBytes(of: uuid.uuid) { sink.write($0) }
+    }
+    mutating func objectId(_ id: ObjectId) { byte(11); id.bytes.withUnsafeBytes { sink.write($0) } }
+
     mutating func value(_ value: FieldValue) {
         switch value {
-        case .null: byte(0)
-        case .bool(let flag): byte(flag ? 2 : 1)
-        case .int(let number):
-            byte(3)
-            varint(UInt64(bitPattern: (number << 1) ^ (number >> 63)))
-        case .float(let number): byte(4); fixed(number.bitPattern)
-        case .double(let number): byte(5); fixed(number.bitPattern)
-        case .string(let text): byte(6); utf8(text)
-        case .data(let data): byte(7); data.withUnsafeBytes { lengthPrefixed($0) }
-        case .date(let seconds): byte(8); fixed(seconds.bitPattern)
-        case .decimal(let decimal): byte(9); fixed(decimal.lowBits); fixed(decimal.highBits)
-        case .uuid(let uuid):
-            byte(10)
-            withUnsafeBytes(of: uuid.uuid) { sink.write($0) }
-        case .objectId(let id): byte(11); id.bytes.withUnsafeBytes { sink.write($0) }
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .int(let number): int(number)
+        case .float(let number): float(number)
+        case .double(let number): double(number)
+        case .string(let text): string(text)
+        case .data(let data): self.data(data)
+        case .date(let seconds): date(seconds)
+        case .decimal(let decimal): self.decimal(decimal)
+        case .uuid(let uuid): self.uuid(uuid)
+        case .objectId(let id): objectId(id)
         case .link(let key):
             byte(12)
             varint(UInt64(key.classID))

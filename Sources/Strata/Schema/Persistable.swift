@@ -69,6 +69,11 @@ extension Optional: _Persistable where Wrapped: _PersistableOptional {
 /// The largest String or Data a property may hold: 16 MB, as in Realm.
 let maxStringOrDataSize = 16 * 1024 * 1024
 
+/// The error for a String or Data of `bytes` bytes, over `maxStringOrDataSize`.
+func oversizeError(_ typeName: String, bytes: Int) -> StrataError {
+    StrataError(.invalidValue, "a \(typeName) of \(bytes) bytes is over the 16 MB limit")
+}
+
 extension Bool: _PersistableOptional {
     public static var _strataType: TypeDescriptor { TypeDescriptor(.bool) }
     public static func _strataDefault() -> Bool { false }
@@ -128,9 +133,7 @@ extension String: _PersistableOptional {
         return ""
     }
     public func _strataWrite(_ context: Database?) throws -> FieldValue {
-        guard utf8.count <= maxStringOrDataSize else {
-            throw StrataError(.invalidValue, "a String of \(utf8.count) bytes is over the 16 MB limit")
-        }
+        guard utf8.count <= maxStringOrDataSize else { throw oversizeError("String", bytes: utf8.count) }
         return .string(self)
     }
 }
@@ -143,9 +146,7 @@ extension Data: _PersistableOptional {
         return Data()
     }
     public func _strataWrite(_ context: Database?) throws -> FieldValue {
-        guard count <= maxStringOrDataSize else {
-            throw StrataError(.invalidValue, "a Data of \(count) bytes is over the 16 MB limit")
-        }
+        guard count <= maxStringOrDataSize else { throw oversizeError("Data", bytes: count) }
         return .data(self)
     }
 }

@@ -32,6 +32,10 @@ protocol PropertyAccessing: Sendable {
     func options(of object: ObjectBase) -> PersistedOptions
     /// The value an unmanaged object holds, converted for storage.
     func storedValue(of object: ObjectBase, context: Database?) throws -> FieldValue
+    /// Writes the value an object holds as its field in a record: the bytes of
+    /// `writer.value(try storedValue(of: object, context: context))`, written straight from
+    /// the property's storage for a scalar of an unmanaged object.
+    func writeField(of object: ObjectBase, to writer: inout ByteWriter<GrowingByteSink>, context: Database?) throws
     /// Replaces the value a managed object's property kept from before it was managed by the
     /// type's default, so that the objects it referred to are not kept alive by it.
     func releaseUnmanagedValue(_ object: ObjectBase)
@@ -49,24 +53,33 @@ protocol PropertyAccessing: Sendable {
     func decodeUnmanaged(_ object: ObjectBase, from decoder: any Decoder) throws
 }
 
+/// (Three words at most, so that an accessor is held inline in an existential: copying one
+/// out of `ObjectSchema.accessors` then allocates and retains nothing.)
 struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
     /// The offset of the property's `Persisted<Value>` in an instance.
-    let offset: Int
+    private let storedOffset: Int32
     /// The offset of the value inside `Persisted<Value>`, found once here so that `storedValue`
     /// needs no metadata of `Persisted<Value>`. (Making an object managed stores the index at
     /// the wrapper's offset 0: see `Database.attach(_:state:)`.)
-    private let valueOffset: Int
+    private let valueOffset: Int32
+
+    /// `Value` as a scalar that writes itself to a record, or nil.
+    private let scalar: (any ScalarRecordValue.Type)?
 
     init(offset: Int) {
-        self.offset = offset
+        storedOffset = Int32(offset)
         precondition(MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.managedIndex) == 0,
                      "Persisted's layout changed: managedIndex must come first")
-        valueOffset = MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!
+        valueOffset = Int32(MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.value)!)
+        scalar = Value.self as? any ScalarRecordValue.Type
     }
+
+    /// The offset of the property's `Persisted<Value>` in an instance.
+    var offset: Int { Int(storedOffset) }
 
     @inline(__always)
     private func base(_ object: ObjectBase) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
+        UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + Int(storedOffset)
     }
 
     @inline(__always)
@@ -79,7 +92,7 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
 
     @inline(__always)
     private func value(_ object: ObjectBase) -> UnsafeMutablePointer<Value> {
-        (base(object) + valueOffset).assumingMemoryBound(to: Value.self)
+        (base(object) + Int(valueOffset)).assumingMemoryBound(to: Value.self)
     }
 
     func options(of object: ObjectBase) -> PersistedOptions { storage(object).pointee.options }
@@ -88,6 +101,14 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
         let index = managedIndex(object)
         if index < 0 { return try value(object).pointee._strataWrite(context) }
         return try object._strataState!.read(index, as: Value.self)._strataWrite(context)
+    }
+
+    func writeField(of object: ObjectBase, to writer: inout ByteWriter<GrowingByteSink>, context: Database?) throws {
+        if let scalar, managedIndex(object) < 0 {
+            try scalar.writeField(storedAt: UnsafeRawPointer(value(object)), to: &writer)
+        } else {
+            writer.value(try storedValue(of: object, context: context))
+        }
     }
 
     func releaseUnmanagedValue(_ object: ObjectBase) {
