@@ -23,7 +23,7 @@ final class WriteTransaction {
     /// calls out while it holds one.)
     @exclusivity(unchecked) private var changes: [(key: ObjectKey, change: Change)] = []
     /// The position in `changes` of each changed object's entry.
-    @exclusivity(unchecked) private var positions: [ObjectKey: Int] = [:]
+    @exclusivity(unchecked) private var positions = ChangePositions()
     /// The records of `.record` changes, one after another. (A record replaced by a later
     /// change of its object stays until the write ends: each object is added once.)
     private let records: ByteBuffer
@@ -35,7 +35,7 @@ final class WriteTransaction {
     /// in again.
     struct Tables {
         fileprivate var changes: [(key: ObjectKey, change: Change)] = []
-        fileprivate var positions: [ObjectKey: Int] = [:]
+        fileprivate var positions = ChangePositions()
         fileprivate let records: ByteBuffer
 
         /// Empty tables.
@@ -87,7 +87,7 @@ final class WriteTransaction {
               records.capacity <= Tables.largestKeptRecords
         else { return nil }
         changes.removeAll(keepingCapacity: true)
-        positions.removeAll(keepingCapacity: true)
+        positions.removeAll()
         records.removeAll()
         var tables = Tables(records: records)
         swap(&tables.changes, &changes)
@@ -125,9 +125,7 @@ final class WriteTransaction {
     /// changes the write.
     func reserve(_ key: ObjectKey) -> Reservation {
         let end = changes.count
-        var position = end
-        func read(_ stored: inout Int) { position = stored }
-        read(&positions[key, default: end])  // inserts `end` when the key is new
+        let position = positions.position(of: key, insertingIfAbsent: end)
         return Reservation(position: position, previous: position == end ? nil : changes[position].change)
     }
 
@@ -179,7 +177,7 @@ final class WriteTransaction {
 
     /// Gives up a reservation without a change.
     func abandon(_ reservation: Reservation, for key: ObjectKey) {
-        if reservation.position == changes.count { positions[key] = nil }
+        if reservation.position == changes.count { positions.remove(key) }
     }
 
     /// The entry of `key` in the base snapshot, or nil. The entries of the class last asked
@@ -197,7 +195,7 @@ final class WriteTransaction {
 
     func change(for key: ObjectKey) -> Change? {
         // (A reserved key has no change yet: its position is the end.)
-        guard let position = positions[key], position < changes.count else { return nil }
+        guard let position = positions.position(of: key), position < changes.count else { return nil }
         return changes[position].change
     }
 
@@ -236,7 +234,7 @@ final class WriteTransaction {
             }
         }
         changes.removeAll(keepingCapacity: true)
-        positions.removeAll(keepingCapacity: true)
+        positions.removeAll()
     }
 }
 
