@@ -32,25 +32,15 @@ extension Bool: ScalarRecordValue {
     func writeField(to writer: inout ByteWriter<GrowingByteSink>) { writer.bool(self) }
 }
 
-extension Int: ScalarRecordValue {
+extension ScalarRecordValue where Self: _PersistableInteger {
     func writeField(to writer: inout ByteWriter<GrowingByteSink>) { writer.int(Int64(self)) }
 }
 
-extension Int8: ScalarRecordValue {
-    func writeField(to writer: inout ByteWriter<GrowingByteSink>) { writer.int(Int64(self)) }
-}
-
-extension Int16: ScalarRecordValue {
-    func writeField(to writer: inout ByteWriter<GrowingByteSink>) { writer.int(Int64(self)) }
-}
-
-extension Int32: ScalarRecordValue {
-    func writeField(to writer: inout ByteWriter<GrowingByteSink>) { writer.int(Int64(self)) }
-}
-
-extension Int64: ScalarRecordValue {
-    func writeField(to writer: inout ByteWriter<GrowingByteSink>) { writer.int(self) }
-}
+extension Int: ScalarRecordValue {}
+extension Int8: ScalarRecordValue {}
+extension Int16: ScalarRecordValue {}
+extension Int32: ScalarRecordValue {}
+extension Int64: ScalarRecordValue {}
 
 extension Float: ScalarRecordValue {
     func writeField(to writer: inout ByteWriter<GrowingByteSink>) { writer.float(self) }
