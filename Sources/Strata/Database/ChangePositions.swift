@@ -29,9 +29,6 @@ struct ChangePositions {
     /// An empty table.
     init() {}
 
-    /// The number of keys the table holds before it grows.
-    var capacity: Int { slots.count / 2 }
-
     /// The position stored for `key`, or nil.
     /// - Complexity: O(1) expected.
     func position(of key: ObjectKey) -> Int? {

@@ -83,9 +83,7 @@ final class WriteTransaction {
     /// next write; nil when the write was too large for its tables to be worth keeping. Call
     /// it once the write has ended.
     func takeTables() -> Tables? {
-        guard changes.capacity <= Tables.largestKept, positions.capacity <= Tables.largestKept,
-              records.capacity <= Tables.largestKeptRecords
-        else { return nil }
+        guard changeCount <= Tables.largestKept, records.capacity <= Tables.largestKeptRecords else { return nil }
         changes.removeAll(keepingCapacity: true)
         positions.removeAll()
         records.removeAll()
