@@ -2,8 +2,8 @@ import Foundation
 
 /// A property type whose value is written to a record straight from the property's storage,
 /// with the same bytes as `ByteWriter.value(try _strataWrite(nil))` and the same errors: the
-/// scalars (and their optionals). Adding an object of a class that has only such properties,
-/// no links and no index, makes no ``FieldValue`` for them (see `Database.addObject`).
+/// scalars (and their optionals). Adding a new object of a class with no links and no index
+/// makes no ``FieldValue`` for such properties (see `Database.addObject`).
 ///
 /// Other property types (collections, links, enums, `AnyValue`) are written through their
 /// `FieldValue`, which stays the one representation a record is read into.
