@@ -76,7 +76,7 @@ extension Database {
             }
             transaction.releaseBase()
             releasePinnedSnapshot()
-            try shared.store.commit(batch)
+            try shared.store.commit(batch, durability: configuration.durability)
         } catch {
             cancelWrite()
             throw error

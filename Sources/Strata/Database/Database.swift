@@ -27,8 +27,14 @@ public final class Database: @unchecked Sendable {
         public var objectTypes: [ObjectBase.Type]
         /// The version of the schema the classes describe; it may only grow.
         public var schemaVersion: UInt64
-        /// How durable each `write` is when it returns. Default `.full` (synced).
+        /// How durable each `write` of this `Database` is when it returns. Default `.full`
+        /// (synced). Each `Database` commits with its own durability, also when it shares its
+        /// store with another `Database` of the same directory.
         public var durability: Durability
+        /// Storage-engine options for tests and tools: the file system (an in-memory or
+        /// fault-injecting one), the segment size, compression. Their `durability` is not used
+        /// (``durability`` is).
+        @_spi(Testing) public var storageOptions = Store.Options()
 
         /// Makes a configuration.
         public init(
@@ -93,7 +99,7 @@ public final class Database: @unchecked Sendable {
     ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`.
     public convenience init(configuration: Configuration) throws {
         let schemas = try SchemaSet(configuration.objectTypes)
-        let shared = try SharedStore.open(directory: configuration.directory.path, durability: configuration.durability)
+        let shared = try SharedStore.open(directory: configuration.directory.path, options: configuration.storageOptions)
         try shared.bind(schemas, schemaVersion: configuration.schemaVersion)
         self.init(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
     }

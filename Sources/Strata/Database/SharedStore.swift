@@ -2,13 +2,13 @@ import Foundation
 import StrataStorage
 
 /// The open store behind every `Database` of one directory in this process, with the catalog
-/// and the one-writer lock. Looked up by path so that opening a database again (for another
-/// thread, say) shares the store instead of failing on its lock.
+/// and the one-writer lock. Looked up by path (and file system, when it is not the real one) so
+/// that opening a database again (for another thread, say) shares the store instead of failing
+/// on its lock. Durability is not the store's: each `Database` names its own per commit.
 ///
 /// Thread-safe: the catalog sits behind a lock, the writer lock is a semaphore.
 final class SharedStore: @unchecked Sendable {
     let store: Store
-    let durability: Durability
     private let catalog: Locked<Catalog>
     private let writer = WriterLock()
 
@@ -16,24 +16,30 @@ final class SharedStore: @unchecked Sendable {
 
     private struct WeakSharedStore { weak var value: SharedStore? }
 
-    private init(store: Store, durability: Durability, catalog: Catalog) {
+    private init(store: Store, catalog: Catalog) {
         self.store = store
-        self.durability = durability
         self.catalog = Locked(catalog)
     }
 
-    /// The shared store of `directory`, opening it when no database of this process has.
-    static func open(directory: String, durability: Durability) throws -> SharedStore {
+    /// The shared store of `directory` on `options.fileSystem`, opening it when no database of
+    /// this process has.
+    static func open(directory: String, options: Store.Options) throws -> SharedStore {
         let path = URL(fileURLWithPath: directory).standardizedFileURL.path
+        let name = registryName(path: path, fileSystem: options.fileSystem)
         return try open.withLock { open in
-            if let existing = open[path]?.value { return existing }
-            var options = Store.Options()
-            options.durability = durability
+            if let existing = open[name]?.value { return existing }
             let store = try Store(directory: path, options: options)
-            let shared = SharedStore(store: store, durability: durability, catalog: try Catalog.load(from: store.snapshot()))
-            open[path] = WeakSharedStore(value: shared)
+            let shared = SharedStore(store: store, catalog: try Catalog.load(from: store.snapshot()))
+            open[name] = WeakSharedStore(value: shared)
             return shared
         }
+    }
+
+    /// The name an open store is registered under: its path, preceded by the identity of its
+    /// file system when that is an object (an in-memory file system's `/db` is not the disk's).
+    private static func registryName(path: String, fileSystem: any FileSystem) -> String {
+        guard type(of: fileSystem) is AnyClass else { return path }
+        return "\(ObjectIdentifier(fileSystem as AnyObject)):\(path)"
     }
 
     /// Assigns the schemas their ids, committing the catalog when it gained entries.
