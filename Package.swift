@@ -47,7 +47,19 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataStorage"]
+            dependencies: ["Strata", "StrataStorage", "StrataKillWorkload", "StrataKillWriter"]
+        ),
+        // The seeded object workload that the SIGKILL tests run in a child process and check.
+        .target(
+            name: "StrataKillWorkload",
+            dependencies: ["Strata", "StrataStorage"],
+            path: "Tests/KillWorkload"
+        ),
+        // The child process of the SIGKILL tests (KillTests, Tests/Scripts/kill-sweep.sh).
+        .executableTarget(
+            name: "StrataKillWriter",
+            dependencies: ["Strata", "StrataKillWorkload"],
+            path: "Tests/KillWriter"
         ),
     ],
     swiftLanguageModes: [.v6]
