@@ -24,7 +24,10 @@ import StrataStorage
 //   13   list: count varint │ value*
 //   14   set: count varint │ value*
 //   15   map: count varint │ (key length varint │ UTF-8 key │ value)*
-//   16   embedded object: class id varint │ field count varint │ field*  (fields by property id)
+//   16   embedded object without identity: class id varint │ field count varint │ field*
+//   17   embedded object: class id varint │ identity varint │ field count varint │ field*
+//        (fields by property id; the identity, never 0, tells the object from its siblings in
+//        its parent, so that a held reference follows it when the list around it changes)
 //
 // Fields whose property id the reader does not know are skipped (a removed property); a
 // property with no field takes its default (a property added later). Decoding never traps:
@@ -273,9 +276,10 @@ struct ByteWriter<Sink: ByteSink> {
                 utf8(entry.key)
                 self.value(entry.value)
             }
-        case .embedded(let classID, let fields):
-            byte(16)
+        case .embedded(let classID, let id, let fields):
+            byte(id == 0 ? 16 : 17)
             varint(UInt64(classID))
+            if id != 0 { varint(id) }
             self.fields(fields)
         }
     }
@@ -414,8 +418,9 @@ struct ByteReader {
                 _ = try take(try count())
                 try skipValue(depth: depth + 1)
             }
-        case 16:
+        case 16, 17:
             _ = try uint32()
+            if tag == 17 { _ = try varint() }
             for _ in 0..<(try count()) {
                 _ = try uint32()
                 try skipValue(depth: depth + 1)
@@ -468,9 +473,10 @@ struct ByteReader {
                 entries.append(FieldValue.MapEntry(key: key, value: try value(depth: depth + 1)))
             }
             return .map(entries)
-        case 16:
+        case 16, 17:
             let classID = try uint32()
-            return .embedded(classID: classID, fields: try fields(depth: depth + 1))
+            let id = tag == 17 ? try varint() : 0
+            return .embedded(classID: classID, id: id, fields: try fields(depth: depth + 1))
         default:
             throw corrupt("unknown value tag \(tag)")
         }
