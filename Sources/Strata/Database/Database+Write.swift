@@ -197,8 +197,10 @@ extension Database {
             do {
                 for index in accessors.indices {
                     do {
-                        (base + index).initialize(to: index == schema.primaryKeyIndex
-                            ? primaryKeyField : try accessors[index].storedValue(of: object, context: self))
+                        let field = index == schema.primaryKeyIndex
+                            ? primaryKeyField : try accessors[index].storedValue(of: object, context: self)
+                        try field.checkNesting()
+                        (base + index).initialize(to: field)
                     } catch {
                         throw StrataError.inContext("\(schema.className).\(schema.properties[index].name)", error)
                     }

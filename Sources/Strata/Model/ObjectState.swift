@@ -181,11 +181,19 @@ public final class ObjectState {
             preconditionFailure("\(schema.className).\(schema.properties[index].name): the object has been deleted or invalidated")
         }
         current[index] = field
-        defer { database.adoptEmbeddedObjects(in: field, property: index, parent: self) }
         guard let location else {
+            // A top-level field: its nesting is checked here, with every embedded level in it.
+            do {
+                try field.checkNesting()
+            } catch {
+                database.transaction?.defer(error, context: "\(schema.className).\(schema.properties[index].name)")
+                return
+            }
             database.replaceFields(of: key, schema: schema, with: current)
+            database.adoptEmbeddedObjects(in: field, property: index, parent: self)
             return
         }
+        defer { database.adoptEmbeddedObjects(in: field, property: index, parent: self) }
         let embedded = FieldValue.embedded(classID: schema.classID, id: location.id, fields: schema.storedFields(current))
         if let position = location.position {
             // `currentFields()` above found the object at `position` in the parent's current list.

@@ -35,8 +35,11 @@ import StrataStorage
 
 enum RecordCodec {
     static let version: UInt8 = 1
-    /// Nesting deeper than this (lists in maps in lists…) is refused as corruption.
-    static let maxDepth = 64
+    /// How deep containers (lists, sets, maps, embedded objects) may nest in one property's
+    /// value: 100 levels, as Realm allows. Writes refuse a deeper value (`.invalidValue`, see
+    /// `FieldValue.checkNesting`); reads take it as corruption. The same number on both sides,
+    /// so every value a write accepts, a read returns.
+    static let maxNesting = 100
 
     /// Appends the record of an object's fields (in property order) to `bytes`.
     static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
@@ -398,7 +401,7 @@ struct ByteReader {
     /// Moves past one value, checking its structure (tags, lengths, nesting) but building
     /// nothing: strings are not validated as UTF-8 until they are read.
     mutating func skipValue(depth: Int) throws {
-        guard depth < RecordCodec.maxDepth else { throw corrupt("values nested too deeply") }
+        guard depth <= RecordCodec.maxNesting else { throw corrupt("values nested more than \(RecordCodec.maxNesting) levels deep") }
         let tag = try byte()
         switch tag {
         case 0, 1, 2: return
@@ -431,7 +434,7 @@ struct ByteReader {
     }
 
     mutating func value(depth: Int) throws -> FieldValue {
-        guard depth < RecordCodec.maxDepth else { throw corrupt("values nested too deeply") }
+        guard depth <= RecordCodec.maxNesting else { throw corrupt("values nested more than \(RecordCodec.maxNesting) levels deep") }
         let tag = try byte()
         switch tag {
         case 0: return .null
