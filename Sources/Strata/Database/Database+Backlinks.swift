@@ -185,12 +185,15 @@ extension Database {
         bumpVersion()
     }
 
-    /// Removes every link to `target` from the objects holding one (before deleting it).
+    /// Removes every link to `target` from the objects holding one (before deleting it),
+    /// whether or not this process registered their classes.
     func unlinkEverywhere(_ target: ObjectKey) {
         for backlink in backlinks(of: target) where backlink.source != target {
-            guard let schema = schemas.byClassID[backlink.source.classID],
-                  var fields = loadFields(backlink.source, schema: schema)
-            else { continue }
+            guard let schema = schemas.byClassID[backlink.source.classID] else {
+                unlinkUnregistered(backlink, from: target)
+                continue
+            }
+            guard var fields = loadFields(backlink.source, schema: schema) else { continue }
             for property in schema.properties where property.mayHoldLinks {
                 fields[property.index] = Self.removingLinks(to: target, from: fields[property.index])
             }

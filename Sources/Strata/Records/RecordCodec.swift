@@ -126,6 +126,30 @@ enum RecordCodec {
         return nil
     }
 
+    /// Decodes a record without a schema: its fields by property id, in stored order (records
+    /// are self-describing). For records of classes this process has no Swift class for.
+    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    static func decodeStoredFields(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {
+        var reader = try recordReader(bytes)
+        let fields = try reader.fields(depth: 0)
+        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
+        return fields
+    }
+
+    /// The record of fields by property id (see `decodeStoredFields`).
+    static func encode(storedFields fields: [FieldValue.Field]) -> [UInt8] {
+        [UInt8](encoding: StoredFieldsRecord(fields: fields))
+    }
+
+    private struct StoredFieldsRecord: ByteEncodable {
+        let fields: [FieldValue.Field]
+
+        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
+            writer.byte(RecordCodec.version)
+            writer.fields(fields)
+        }
+    }
+
     private static func recordReader(_ bytes: UnsafeRawBufferPointer) throws -> ByteReader {
         var reader = ByteReader(bytes: bytes)
         let version = try reader.byte()
