@@ -89,7 +89,7 @@ extension AnyValue: _Persistable {
                 try Map<String, AnyValue>.checkKey(key)
                 entries.append(FieldValue.MapEntry(key: key, value: try value._strataWrite(context)))
             }
-            return .map(entries.sorted { $0.key < $1.key })
+            return .map(entries.sorted { MapKeyBytes($0.key) < MapKeyBytes($1.key) })
         }
     }
 }
