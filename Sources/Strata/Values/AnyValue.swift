@@ -26,7 +26,9 @@ public enum AnyValue: Equatable {
     case list([AnyValue])
     case map([String: AnyValue])
 
-    /// Values are equal when they hold equal values; objects when they are the same object.
+    /// Values are equal when they would be stored as equal bytes (see the equality table in
+    /// docs/objects.md: strings by UTF-8 bytes, -0.0 is not 0.0); objects when they are the
+    /// same stored object.
     public static func == (lhs: AnyValue, rhs: AnyValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let left), .object(let right)):
