@@ -133,8 +133,8 @@ final class PosixFile: StorageFile {
     }
 
     /// `pwrite` until every byte is written; short writes and `EINTR` are retried.
-    /// - Throws: ``StrataError`` `.io` (`ENOSPC`, `EIO`, …); bytes before the failure may have
-    ///   been written.
+    /// - Throws: ``StrataError`` `.io` (`ENOSPC`, `EIO`, …, or `EIO` when `pwrite` writes
+    ///   nothing); bytes before the failure may have been written.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
         try checkOpen("pwrite")
         var done = 0
@@ -142,15 +142,31 @@ final class PosixFile: StorageFile {
             let end = offset + done
             state.withLock { $0.knownSize = max($0.knownSize, end) }
         }
-        while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-            if n >= 0 {
-                done += n
+        guard let base = bytes.baseAddress else { return }
+        try Self.writeAll(count: bytes.count, at: offset, path: path, written: &done) { done in
+            pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
+        }
+    }
+
+    /// Calls `attempt` (a `pwrite` of the bytes from `written` on, returning its result) until
+    /// `count` bytes are written. `EINTR` is retried; a short write goes on from where it
+    /// stopped; a write of zero bytes is an error (the device takes nothing, and retrying would
+    /// loop forever).
+    /// - Throws: ``StrataError`` `.io` with the `errno`, or `EIO` for a write of zero bytes.
+    static func writeAll(
+        count: Int, at offset: Int, path: String, written: inout Int, _ attempt: (_ written: Int) -> Int
+    ) throws {
+        while written < count {
+            let n = attempt(written)
+            if n > 0 {
+                written += n
+            } else if n == 0 {
+                throw StrataError(
+                    .io, "pwrite wrote 0 of \(count - written) bytes", file: path, offset: offset + written, errno: EIO)
             } else {
                 let code = currentErrno()
                 if code != EINTR {
-                    throw StrataError(.io, "pwrite failed", file: path, offset: offset + done,
-                                      errno: code)
+                    throw StrataError(.io, "pwrite failed", file: path, offset: offset + written, errno: code)
                 }
             }
         }
