@@ -293,10 +293,14 @@ private struct CompactionOutput {
             try seal()
         }
         if current == nil {
-            let number = try store.writer.withLock { state throws(StrataError) in try Store.takeSegmentNumber(&state) }
-            current = try SegmentWriter.createSegment(
-                number, kind: .compacted, in: store.directory, fileSystem: store.fileSystem,
-                remover: store.remover, sync: false)
+            // Under the writer lock, and only while the store is open: once `close()` has
+            // released the directory lock, another process may own the directory.
+            current = try store.writer.withLock { state throws in
+                try Store.checkWritable(state)
+                return try SegmentWriter.createSegment(
+                    try Store.takeSegmentNumber(&state), kind: .compacted, in: store.directory,
+                    fileSystem: store.fileSystem, remover: store.remover, sync: false)
+            }
             currentTally = SegmentTally(records: 0, bytes: SegmentHeader.size)
             written = SegmentHeader.size
         }

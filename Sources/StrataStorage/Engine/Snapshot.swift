@@ -20,7 +20,6 @@ public struct Snapshot: Sendable {
 
     struct ReadOptions: Sendable {
         var verifyChecksums: Bool
-        var maxValueSize: Int
     }
 
     /// The sequence number of the last commit this snapshot sees (0 for an empty store).
@@ -49,7 +48,7 @@ public struct Snapshot: Sendable {
     /// - Complexity: O(log n) in the keyspace's key count, plus the value's size.
     public func value(for key: StorageKey, in keyspace: Keyspace) throws -> [UInt8]? {
         guard let location = index.location(of: key, in: keyspace) else { return nil }
-        return try withRecord(at: location) { try $0.value(limit: options.maxValueSize) }
+        return try withRecord(at: location) { try $0.value() }
     }
 
     /// Calls `body` with the value of `key` without copying it when it is stored uncompressed;
@@ -116,7 +115,7 @@ public struct Snapshot: Sendable {
     func visitValue(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try visitRecord(at: entry.location) { record in
             if record.isCompressed {
-                return try record.value(limit: options.maxValueSize).withUnsafeBytes(body)
+                return try record.value().withUnsafeBytes(body)
             }
             return try body(record.valueBytes)
         }

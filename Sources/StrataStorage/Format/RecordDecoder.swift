@@ -47,10 +47,11 @@ struct DecodedRecord {
 
     /// The value of a put, decompressed when needed.
     /// - Throws: ``StrataError`` `.corruption` when a compressed value does not decode or
-    ///   declares a size over `limit`.
-    func value(limit: Int) throws -> [UInt8] {
+    ///   declares a size over `RecordFormat.maxValueLength`, which no store writes.
+    func value() throws -> [UInt8] {
         if isCompressed {
-            return try ZstdCodec.decompress(valueBytes, decompressedSize: rawValueLength, limit: limit)
+            return try ZstdCodec.decompress(
+                valueBytes, decompressedSize: rawValueLength, limit: RecordFormat.maxValueLength)
         }
         return Array(valueBytes)
     }

@@ -54,6 +54,10 @@ enum RecordFormat {
     static let knownFlags: UInt8 = compressedFlag
     /// The largest payload a record may declare (1 GiB). Larger lengths are corruption.
     static let maxPayloadLength = 1 << 30
+    /// The largest value any store accepts (the upper bound of `Store.Options.maxValueSize`),
+    /// and so the largest raw length a compressed put may declare: a larger one is corruption,
+    /// whatever the reading store's own `maxValueSize`.
+    static let maxValueLength = maxPayloadLength / 2
     /// Sequences at or above this are refused as corruption: no store commits 2^62 times, and
     /// the bound keeps `sequence + 1` from ever overflowing (found by the segment fuzzer).
     static let maxSequence: UInt64 = 1 << 62
