@@ -48,7 +48,7 @@ final class MissingManifestTests: XCTestCase {
     func testSegmentWithOnlyAHeaderWithoutManifestIsALeftoverOfCreation() throws {
         // A crash after the first segment was created but before the first MANIFEST was installed.
         let fileSystem = MemoryFileSystem()
-        fileSystem.setContents(SegmentHeader(segmentNumber: 1).encoded(), of: "/db/000001.seg")
+        fileSystem.setContents(SegmentHeader(segmentNumber: 1, seal: .random()).encoded(), of: "/db/000001.seg")
         let store = try openStore(fileSystem, segmentSize: 1 << 20)
         XCTAssertEqual(store.snapshot().count, 0)
         XCTAssertNotNil(fileSystem.contents(of: "/db/MANIFEST"))

@@ -43,16 +43,19 @@ extension Recovery {
             let records = UnsafeRawBufferPointer(rebasing: bytes[SegmentHeader.size...])
             guard records.contains(where: { $0 != 0 }) else { return nil }
             var kind: SegmentKind?
+            var seal = RecordSeal.unsalted
             do {
-                kind = try SegmentHeader.decode(bytes, file: path).kind
+                let header = try SegmentHeader.decode(bytes, file: path)
+                kind = header.kind
+                seal = header.recordSeal
             } catch let error as StrataError where error.code == .unsupportedFormat {
                 throw error  // a newer format's file: never judge what this build cannot read
             } catch {
                 kind = nil
             }
             let scan = kind == .compacted
-                ? SegmentScanner.scanCompacted(bytes, after: 0) { _, _ in nil }
-                : SegmentScanner.scan(bytes, after: 0) { _, _ in }
+                ? SegmentScanner.scanCompacted(bytes, seal: seal, after: 0) { _, _ in nil }
+                : SegmentScanner.scan(bytes, seal: seal, after: 0) { _, _ in }
             return FoundSegment(
                 number: number, path: path, kind: kind, transactions: scan.transactions,
                 damage: scan.damage.map { ($0.offset, $0.kind.message) })

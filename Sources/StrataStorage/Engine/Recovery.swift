@@ -125,7 +125,8 @@ struct Recovery {
             throw StrataError.corrupt(
                 "segment header says segment \(header.segmentNumber)", file: path, offset: 12)
         }
-        let segment = SegmentFile(number: number, kind: header.kind, path: path, file: file, remover: remover)
+        let segment = SegmentFile(
+            number: number, kind: header.kind, seal: header.recordSeal, path: path, file: file, remover: remover)
         if header.kind == .compacted {
             guard !isNewest else {
                 throw StrataError.corrupt(
@@ -144,7 +145,7 @@ struct Recovery {
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
             try file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scan(bytes, after: result.lastSequence) { _, operations in
+                SegmentScanner.scan(bytes, seal: header.recordSeal, after: result.lastSequence) { _, operations in
                     for operation in operations {
                         if operation.isPut {
                             index.set(
@@ -215,7 +216,7 @@ struct Recovery {
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
             try segment.file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scanCompacted(bytes, after: result.lastSequence) { _, operation in
+                SegmentScanner.scanCompacted(bytes, seal: segment.seal, after: result.lastSequence) { _, operation in
                     // Only compacted segments were scanned so far: a key already in the index
                     // was copied twice, which compaction never does.
                     let location = RecordLocation(segment: number, offset: operation.offset, length: operation.length)

@@ -149,7 +149,7 @@ public struct Snapshot: Sendable {
         try segment.file.visitBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
             let record: DecodedRecord
             if options.verifyChecksums {
-                switch RecordDecoder.decode(bytes) {
+                switch RecordDecoder.decode(bytes, seal: segment.seal, at: Int(location.offset)) {
                 case .success(let decoded): record = decoded
                 case .failure(let damage):
                     throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))

@@ -95,6 +95,7 @@ extension Store {
             threshold: options.compressionThreshold, level: options.compressionLevel)
         state.buffer.removeAll(keepingCapacity: true)
         state.recordSpans.removeAll(keepingCapacity: true)
+        let base = state.offset
         let firstSequence = state.nextSequence
         for ticket in group {
             let sequence = state.nextSequence
@@ -103,23 +104,24 @@ extension Store {
                 let span: (offset: Int, length: Int)
                 if operation.isDelete {
                     span = RecordEncoder.appendDelete(
-                        to: &state.buffer, sequence: sequence, keyspace: operation.keyspace, key: operation.key)
+                        to: &state.buffer, sequence: sequence, keyspace: operation.keyspace, key: operation.key,
+                        seal: active.seal, bufferOffset: base)
                 } else {
                     span = ticket.batch.withValue(of: operation) { value in
                         RecordEncoder.appendPut(
                             to: &state.buffer, sequence: sequence, keyspace: operation.keyspace,
-                            key: operation.key, value: value, compression: compression)
+                            key: operation.key, value: value, compression: compression,
+                            seal: active.seal, bufferOffset: base)
                     }
                 }
                 state.recordSpans.append(span)
             }
             _ = RecordEncoder.appendCommit(
                 to: &state.buffer, sequence: sequence, recordCount: ticket.batch.count,
-                syncedThrough: state.syncedOffset)
+                syncedThrough: state.syncedOffset, seal: active.seal, bufferOffset: base)
         }
 
         // Append with one write; on failure cut the segment back to where the group started.
-        let base = state.offset
         do {
             try state.buffer.withUnsafeBytes { try active.file.write($0, at: base) }
         } catch {

@@ -97,8 +97,11 @@ enum RecordDamage: Error, Equatable, Sendable {
 }
 
 enum RecordDecoder {
-    /// Decodes the record at the start of `bytes` (which run to the end of the file).
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<DecodedRecord, RecordDamage> {
+    /// Decodes the record at the start of `bytes` (which run to the end of the file), which lies
+    /// at `offset` of a segment sealed with `seal`.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, at offset: Int
+    ) -> Result<DecodedRecord, RecordDamage> {
         guard bytes.count >= RecordFormat.headerSize else { return .failure(.shortHeader) }
         let payloadLength = Int(bytes.loadLittleEndian(at: 4, as: UInt32.self))
         guard payloadLength <= RecordFormat.maxPayloadLength else {
@@ -107,7 +110,7 @@ enum RecordDecoder {
         let length = RecordFormat.headerSize + payloadLength
         guard length <= bytes.count else { return .failure(.lengthPastEnd) }
         let stored = CRC32C.unmask(bytes.loadLittleEndian(at: 0, as: UInt32.self))
-        let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[4..<length]))
+        let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[4..<length]), extending: seal.seed(at: offset))
         guard stored == actual else { return .failure(.checksumMismatch) }
         guard let kind = RecordKind(rawValue: bytes[8]) else { return .failure(.unknownKind(bytes[8])) }
         let flags = bytes[9]
