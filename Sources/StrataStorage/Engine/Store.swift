@@ -101,6 +101,12 @@ public final class Store: Sendable {
     /// - Complexity: O(n) in the size of the log.
     public init(directory: String, options: Options = Options()) throws {
         try options.validate()
+        var options = options
+        if options.readOnly, let posix = options.fileSystem as? PosixFileSystem, posix.mappedReads {
+            // No lock: a writer in another process may truncate a segment under this store,
+            // which would make a mapped read fault (docs/design.md, "Reads and mmap").
+            options.fileSystem = PosixFileSystem(mappedReads: false)
+        }
         self.directory = directory
         self.options = options
         self.fileSystem = options.fileSystem

@@ -26,7 +26,9 @@ extension Store {
         public var salvage = false
         /// Check each record's checksum when a snapshot reads it. Default `true`.
         public var verifyChecksumsOnRead = true
-        /// The file system the store goes through. Default: the real one.
+        /// The file system the store goes through. Default: the real one, reading through
+        /// `mmap`. A read-only store given a ``PosixFileSystem`` reads with `pread` instead
+        /// (see ``PosixFileSystem/mappedReads``).
         public var fileSystem: any FileSystem = PosixFileSystem()
 
         /// Options with every default.

@@ -6,7 +6,9 @@
 // `Locked` mutex; reads and writes run outside it. Closing the file while other threads still use it
 // (or still run a `withBytes` body) is the caller's bug: the descriptor and mappings go away.
 // Only size changes made through this object or seen by `fstat` are known: another process
-// shrinking the file under a mapped reader can still fault it.
+// shrinking the file under a mapped reader can still fault it, and so can a disk error on a
+// mapped page (SIGBUS). Files opened with `mapped: false` read with `pread` instead, where both
+// are a thrown error.
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,6 +22,8 @@ final class PosixFile: StorageFile {
     /// The path the file was opened with.
     let path: String
     private let fd: Int32
+    /// Whether ``visitBytes(at:count:_:)`` maps the file (or reads with `pread`).
+    private let mapped: Bool
     private let state: Locked<State>
 
     /// The smallest virtual size mapped for ``withBytes(at:count:_:)``.
@@ -44,9 +48,10 @@ final class PosixFile: StorageFile {
 
     /// Wraps an open descriptor; the file takes ownership of it.
     /// - Throws: ``StrataError`` `.io` when `fstat` fails.
-    init(path: String, descriptor: Int32) throws {
+    init(path: String, descriptor: Int32, mapped: Bool = true) throws {
         self.path = path
         self.fd = descriptor
+        self.mapped = mapped
         let size = try Self.fstatSize(descriptor, path: path)
         self.state = Locked(State(knownSize: size))
     }
@@ -102,6 +107,7 @@ final class PosixFile: StorageFile {
             throw StrataError(.io, "invalid range: \(count) bytes", file: path, offset: offset,
                               errno: EINVAL)
         }
+        guard mapped else { return try visitCopiedBytes(at: offset, count: count, body) }
         let end = offset + count
         if count > 0 {
             let view = readableView.load(ordering: .acquiring)
@@ -130,6 +136,23 @@ final class PosixFile: StorageFile {
         if count == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         let start = UnsafeRawPointer(bitPattern: address)! + offset
         return try body(UnsafeRawBufferPointer(start: start, count: count))
+    }
+
+    /// The unmapped ``visitBytes(at:count:_:)``: reads the range with `pread` into a buffer.
+    /// A file shorter than the range (truncated by another process) is an error, never a fault.
+    private func visitCopiedBytes(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = try read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+        }
+        guard bytes.count == count else {
+            throw StrataError(
+                .io, "read past end of file: \(count) bytes wanted, file ends at byte \(offset + bytes.count) "
+                    + "(cut short since it was read?)",
+                file: path, offset: offset, errno: EINVAL)
+        }
+        try bytes.withUnsafeBytes(body)
     }
 
     /// `pwrite` until every byte is written; short writes and `EINTR` are retried.
