@@ -118,6 +118,10 @@ struct Recovery {
         let writable = isNewest && !options.readOnly
         let file = try fileSystem.open(path, mode: writable ? .readWrite : .readOnly)
         let size = try file.size()
+        guard size <= Int(UInt32.max) else {
+            // Record locations hold 32-bit offsets; no writer makes a segment this large.
+            throw StrataError.corrupt("segment of \(size) bytes is larger than 4 GiB", file: path, offset: Int(UInt32.max))
+        }
         let header = try file.withBytes(at: 0, count: min(size, SegmentHeader.size)) {
             try SegmentHeader.decode($0, file: path)
         }

@@ -107,7 +107,8 @@ public struct Snapshot: Sendable {
         // record is read by non-generic code, which needs no runtime metadata for R.
         var result: R?
         try visitValue(of: entry) { result = try body($0) }
-        return result.unsafelyUnwrapped
+        guard let result else { throw Snapshot.unreadError }
+        return result
     }
 
     /// Calls `body` with the value `entry` refers to (see ``withValue(of:_:)``).
@@ -137,8 +138,15 @@ public struct Snapshot: Sendable {
     func withRecord<R>(at location: RecordLocation, _ body: (DecodedRecord) throws -> R) throws -> R {
         var result: R?
         try visitRecord(at: location) { result = try body($0) }
-        return result.unsafelyUnwrapped
+        guard let result else { throw Snapshot.unreadError }
+        return result
     }
+
+    /// What a read throws when its file system returned without handing over the bytes (a
+    /// ``FileSystem`` implementation that breaks the ``StorageFile/visitBytes(at:count:_:)``
+    /// contract).
+    @usableFromInline
+    static let unreadError = StrataError(.io, "the file system returned from a read without the bytes")
 
     /// Reads and checks the record at `location`; `body` sees it decoded. Not generic, so that a
     /// read costs no runtime generic metadata.
@@ -148,14 +156,12 @@ public struct Snapshot: Sendable {
         }
         try segment.file.visitBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
             let record: DecodedRecord
-            if options.verifyChecksums {
-                switch RecordDecoder.decode(bytes, seal: segment.seal, at: Int(location.offset)) {
-                case .success(let decoded): record = decoded
-                case .failure(let damage):
-                    throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))
-                }
-            } else {
-                record = RecordDecoder.decodeTrusted(bytes)
+            switch RecordDecoder.decode(
+                bytes, seal: segment.seal, at: Int(location.offset), verifyingChecksum: options.verifyChecksums
+            ) {
+            case .success(let decoded): record = decoded
+            case .failure(let damage):
+                throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))
             }
             guard record.kind == .put else {
                 throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: Int(location.offset))

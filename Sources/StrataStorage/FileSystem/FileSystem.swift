@@ -144,14 +144,17 @@ extension StorageFile {
     /// Calls `body` with `count` bytes of the file starting at `offset`, without copying them
     /// where the implementation can (the POSIX one maps the file). The pointer is valid only
     /// inside `body`.
-    /// - Throws: ``StrataError`` `.io` when the range is not inside the file, or what `body`
-    ///   throws.
+    /// - Throws: ``StrataError`` `.io` when the range is not inside the file or the
+    ///   implementation returned without calling `body`, or what `body` throws.
     @inline(__always)
     func withBytes<R>(
         at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
         var result: R?
         try visitBytes(at: offset, count: count) { result = try body($0) }
-        return result.unsafelyUnwrapped
+        guard let result else {
+            throw StrataError(.io, "the file system returned from a read without the bytes", file: path, offset: offset)
+        }
+        return result
     }
 }

@@ -79,9 +79,10 @@ final class PosixFile: StorageFile {
     /// - Throws: ``StrataError`` `.io`.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
         try checkOpen("pread")
+        guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
             if n > 0 {
                 done += n
             } else if n == 0 {
