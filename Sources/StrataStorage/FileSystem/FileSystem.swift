@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The file-system seam: every byte the engine reads or writes goes through it.
 ///
 /// Three implementations ship with StrataStorage:
@@ -114,9 +120,12 @@ extension StorageFile {
     }
 
     /// Reads exactly `count` bytes at `offset`, or throws if the file is shorter.
-    /// - Throws: ``StrataError`` `.io`.
+    /// - Throws: ``StrataError`` `.io` (`EINVAL` for a negative count).
     public func readExactly(_ count: Int, at offset: Int) throws -> [UInt8] {
-        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        guard count >= 0 else {
+            throw StrataError(.io, "cannot read \(count) bytes", file: path, offset: offset, errno: EINVAL)
+        }
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             let n = try read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
             initialized = n
             if n != count {

@@ -161,6 +161,9 @@ final class PosixFile: StorageFile {
     ///   nothing); bytes before the failure may have been written.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
         try checkOpen("pwrite")
+        guard offset >= 0, offset <= Int.max - bytes.count else {
+            throw StrataError(.io, "pwrite of \(bytes.count) bytes at an invalid offset", file: path, offset: offset, errno: EINVAL)
+        }
         var done = 0
         defer {
             let end = offset + done
