@@ -20,6 +20,13 @@
 struct RecordSeal: Sendable, Equatable {
     /// The segment's salt; nil for a version-1 segment, whose checksums are unseeded.
     let salt: UInt32?
+    /// The CRC-32C of the salt's four bytes, computed once per segment.
+    private let saltCRC: UInt32
+
+    init(salt: UInt32?) {
+        self.salt = salt
+        self.saltCRC = salt.map { salt in withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) } } ?? 0
+    }
 
     /// The seal of version-1 segments: no seed.
     static let unsalted = RecordSeal(salt: nil)
@@ -33,8 +40,7 @@ struct RecordSeal: Sendable, Equatable {
     /// The CRC to extend over the bytes [4, 18 + length) of a record that starts at `offset`.
     @inline(__always)
     func seed(at offset: Int) -> UInt32 {
-        guard let salt else { return 0 }
-        let saltCRC = withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) }
+        guard salt != nil else { return 0 }
         return withUnsafeBytes(of: UInt64(truncatingIfNeeded: offset).littleEndian) {
             CRC32C.checksum($0, extending: saltCRC)
         }

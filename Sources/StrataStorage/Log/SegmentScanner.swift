@@ -34,7 +34,8 @@ struct SegmentScanResult {
 }
 
 enum SegmentScanner {
-    /// Scans `bytes`, the whole segment file, whose header has already been checked.
+    /// Scans `bytes`, the whole segment file, whose header has already been checked; `seal`
+    /// comes from that header.
     /// `lastSequence` is the highest sequence committed by earlier segments (for the first log
     /// segment after compacted ones, the highest sequence they hold); sequences must increase
     /// past it.
@@ -117,7 +118,8 @@ enum SegmentScanner {
         return false
     }
 
-    /// Scans `bytes`, a whole compacted segment whose header has already been checked.
+    /// Scans `bytes`, a whole compacted segment whose header (and `seal`) has already been
+    /// checked.
     ///
     /// Every record must be a put; each one is committed on its own, and they may come in any
     /// order of sequence, so no sequence rule applies. `apply` gets each put in file order and
