@@ -4,8 +4,8 @@
 // 1. Plan (writer lock): S = every listed segment but the active one; a copy of the published
 //    index and segment map (a snapshot). Nothing to do when S is empty.
 // 2. Copy (no lock): for each key whose snapshot location lies in S, read its record, check
-//    it (checksum, a put, the right key), and append its bytes unchanged (same sequence, same
-//    compressed form) to a compacted segment numbered above every existing one (numbers taken
+//    it (checksum, a put, the right key), and append its bytes (same sequence, same
+//    compressed form; the CRC recomputed for the new segment's salt and offset) to a compacted segment numbered above every existing one (numbers taken
 //    under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
 //    dead records are not copied: S is the whole oldest prefix of the log, so no older record
 //    of a deleted key survives outside S to come back.
@@ -16,7 +16,7 @@
 //    copied key whose index entry still points at the exact old location, repoint it (a key
 //    overwritten or deleted meanwhile keeps its newer state); finally drop S from the segment
 //    map and mark its files obsolete. Snapshots taken at any point read consistent values:
-//    old and new records are byte-for-byte the same, and both sets of files are open.
+//    old and new records hold the same bytes but for their CRC, and both sets of files are open.
 // 5. An obsolete file is unlinked when the last snapshot reading it goes away (SegmentFile).
 //
 // Failure rules: a failure before step 4 removes the output files and leaves the store as it
@@ -254,7 +254,7 @@ extension Store {
     private static func checkCopiedRecord(
         _ bytes: UnsafeRawBufferPointer, keyspace: Keyspace, key: StorageKey, in segment: SegmentFile, at offset: Int
     ) throws {
-        switch RecordDecoder.decode(bytes) {
+        switch RecordDecoder.decode(bytes, seal: segment.seal, at: offset) {
         case .failure(let damage):
             throw StrataError.corrupt(damage.message, file: segment.path, offset: offset)
         case .success(let record):
@@ -292,19 +292,34 @@ private struct CompactionOutput {
            currentTally.bytes + record.count > store.options.segmentSize {
             try seal()
         }
-        if current == nil {
-            let number = try store.writer.withLock { state throws(StrataError) in try Store.takeSegmentNumber(&state) }
-            current = try SegmentWriter.createSegment(
-                number, kind: .compacted, in: store.directory, fileSystem: store.fileSystem,
-                remover: store.remover, sync: false)
-            currentTally = SegmentTally(records: 0, bytes: SegmentHeader.size)
-            written = SegmentHeader.size
-        }
-        let location = RecordLocation(segment: current!.number, offset: currentTally.bytes, length: record.count)
+        let segment = try current ?? startSegment()
+        let location = RecordLocation(segment: segment.number, offset: currentTally.bytes, length: record.count)
+        // The same bytes, checksummed for their new segment and offset.
+        let start = buffer.count
         buffer.append(contentsOf: record)
+        buffer.withUnsafeMutableBytes { raw in
+            RecordEncoder.reseal(
+                UnsafeMutableRawBufferPointer(rebasing: raw[start...]), seal: segment.seal, at: currentTally.bytes)
+        }
         currentTally.add(records: 1, bytes: record.count)
         if buffer.count >= Store.compactionWriteSize { try flush() }
         return location
+    }
+
+    /// Creates the next output segment and makes it current.
+    private mutating func startSegment() throws -> SegmentFile {
+        // Under the writer lock, and only while the store is open: once `close()` has released
+        // the directory lock, another process may own the directory.
+        let segment = try store.writer.withLock { state throws in
+            try Store.checkWritable(state)
+            return try SegmentWriter.createSegment(
+                try Store.takeSegmentNumber(&state), kind: .compacted, in: store.directory,
+                fileSystem: store.fileSystem, remover: store.remover, sync: false)
+        }
+        current = segment
+        currentTally = SegmentTally(records: 0, bytes: SegmentHeader.size)
+        written = SegmentHeader.size
+        return segment
     }
 
     /// Writes out the buffer, syncs and closes off the current segment.

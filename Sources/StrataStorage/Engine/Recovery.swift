@@ -1,7 +1,7 @@
 // Recovery: turns the files of a store directory into an index and the writer's position.
 //
-// 1. Read MANIFEST (none: a new store; segment files without one are leftovers only if they
-//    hold no committed data, otherwise the missing manifest is corruption).
+// 1. Read MANIFEST (none: a new store when no segment file holds a byte past its header,
+//    otherwise corruption, or with salvage the segments found; Recovery+MissingManifest.swift).
 // 2. Scan each listed segment in order, applying committed data to the index.
 //    - Compacted segments come first (the output of the last compaction). Each of their puts is
 //      committed on its own and is applied at once; they may come in any order, and a key
@@ -79,10 +79,20 @@ struct Recovery {
         var result = Result()
         let names = try fileSystem.contentsOfDirectory(directory)
         let manifest = try given ?? Manifest.read(in: directory, fileSystem: fileSystem)
-        if manifest == nil, options.readOnly {
-            throw StrataError(.notFound, "no Strata database at \(directory) (no MANIFEST)", file: directory)
+        var listed = manifest?.segments ?? []
+        if manifest == nil {
+            let found = try segmentsHoldingData(names: names)
+            if found.isEmpty, options.readOnly {
+                throw StrataError(.notFound, "no Strata database at \(directory) (no MANIFEST)", file: directory)
+            }
+            if !found.isEmpty {
+                guard options.salvage else { throw missingManifestError(found) }
+                listed = Self.salvageOrder(found)
+                result.events.append(RecoveryEvent(
+                    kind: .salvagedCorruption, file: joinPath(directory, Manifest.fileName), offset: 0,
+                    byteCount: 0, message: "MANIFEST is missing; read the \(listed.count) segment(s) found in the directory"))
+            }
         }
-        let listed = manifest?.segments ?? []
         for (position, number) in listed.enumerated() {
             let keepGoing = try scanSegment(number, isNewest: position == listed.count - 1, into: &result)
             if !keepGoing { break }
@@ -92,7 +102,7 @@ struct Recovery {
         result.nextSegmentNumber = UInt64(numbers.max() ?? 0) + 1
         guard !options.readOnly else { return result }
 
-        try removeLeftovers(names: names, listed: Set(listed), manifestExists: manifest != nil, into: &result)
+        try removeLeftovers(names: names, listed: Set(listed), into: &result)
         if manifest == nil {
             try createFirstSegment(into: &result)
         }
@@ -108,6 +118,10 @@ struct Recovery {
         let writable = isNewest && !options.readOnly
         let file = try fileSystem.open(path, mode: writable ? .readWrite : .readOnly)
         let size = try file.size()
+        guard size <= Int(UInt32.max) else {
+            // Record locations hold 32-bit offsets; no writer makes a segment this large.
+            throw StrataError.corrupt("segment of \(size) bytes is larger than 4 GiB", file: path, offset: Int(UInt32.max))
+        }
         let header = try file.withBytes(at: 0, count: min(size, SegmentHeader.size)) {
             try SegmentHeader.decode($0, file: path)
         }
@@ -115,7 +129,8 @@ struct Recovery {
             throw StrataError.corrupt(
                 "segment header says segment \(header.segmentNumber)", file: path, offset: 12)
         }
-        let segment = SegmentFile(number: number, kind: header.kind, path: path, file: file, remover: remover)
+        let segment = SegmentFile(
+            number: number, kind: header.kind, seal: header.recordSeal, path: path, file: file, remover: remover)
         if header.kind == .compacted {
             guard !isNewest else {
                 throw StrataError.corrupt(
@@ -134,7 +149,7 @@ struct Recovery {
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
             try file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scan(bytes, after: result.lastSequence) { _, operations in
+                SegmentScanner.scan(bytes, seal: header.recordSeal, after: result.lastSequence) { _, operations in
                     for operation in operations {
                         if operation.isPut {
                             index.set(
@@ -205,7 +220,7 @@ struct Recovery {
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
             try segment.file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scanCompacted(bytes, after: result.lastSequence) { _, operation in
+                SegmentScanner.scanCompacted(bytes, seal: segment.seal, after: result.lastSequence) { _, operation in
                     // Only compacted segments were scanned so far: a key already in the index
                     // was copied twice, which compaction never does.
                     let location = RecordLocation(segment: number, offset: operation.offset, length: operation.length)
@@ -237,9 +252,7 @@ struct Recovery {
             file: segment.path, offset: damage.offset)
     }
 
-    private func removeLeftovers(
-        names: [String], listed: Set<UInt32>, manifestExists: Bool, into result: inout Result
-    ) throws {
+    private func removeLeftovers(names: [String], listed: Set<UInt32>, into result: inout Result) throws {
         var removed = false
         for name in names {
             let path = joinPath(directory, name)
@@ -250,11 +263,6 @@ struct Recovery {
                     kind: .leftoverFileRemoved, file: path, offset: 0, byteCount: 0,
                     message: "removed a manifest left half-installed by a crash"))
             } else if let number = SegmentFile.number(fromName: name), !listed.contains(number) {
-                if !manifestExists, try holdsCommittedData(path) {
-                    throw StrataError.corrupt(
-                        "MANIFEST is missing but segments hold committed data; restore the MANIFEST or salvage the segments",
-                        file: joinPath(directory, Manifest.fileName), offset: 0)
-                }
                 try fileSystem.removeFile(path)
                 removed = true
                 result.events.append(RecoveryEvent(
@@ -263,29 +271,6 @@ struct Recovery {
             }
         }
         if removed { try fileSystem.syncDirectory(directory) }
-    }
-
-    /// Whether a segment file no manifest names holds committed data: a committed transaction
-    /// (log segment) or a put (compacted segment).
-    private func holdsCommittedData(_ path: String) throws -> Bool {
-        let file = try fileSystem.open(path, mode: .readOnly)
-        defer { try? file.close() }
-        let size = try file.size()
-        guard size > SegmentHeader.size else { return false }
-        var kind = SegmentKind.log
-        do {
-            kind = try file.withBytes(at: 0, count: SegmentHeader.size) { try SegmentHeader.decode($0, file: path) }.kind
-        } catch let error as StrataError where error.code == .unsupportedFormat {
-            throw error  // a newer format's file: never delete what this build cannot read
-        } catch {
-            // A damaged header: judge by the records, as for any log segment.
-        }
-        return try file.withBytes(at: 0, count: size) { bytes in
-            switch kind {
-            case .log: SegmentScanner.scan(bytes, after: 0) { _, _ in }.transactions > 0
-            case .compacted: SegmentScanner.scanCompacted(bytes, after: 0) { _, _ in nil }.transactions > 0
-            }
-        }
     }
 
     private func createFirstSegment(into result: inout Result) throws {
