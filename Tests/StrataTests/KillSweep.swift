@@ -61,7 +61,7 @@ struct KillSweep {
             if let problem = check(acknowledged: acknowledged, states: states, probes: kill - 1) {
                 return .failure(fail(problem))
             }
-            let recovered = (try? committed(directory)) ?? acknowledged
+            let recovered = (try? committed()) ?? acknowledged
             tally.record(events, acknowledged: acknowledged, recovered: recovered)
             verified = recovered
         }
@@ -96,7 +96,7 @@ struct KillSweep {
     /// The checks after a kill; nil when all pass.
     private func check(acknowledged: Int, states: [KillState], probes: Int) -> String? {
         do {
-            if let problem = try checkReadOnly(acknowledged: acknowledged, states: states) { return "read-only: \(problem)" }
+            if let problem = try checkReadOnly(acknowledged: acknowledged, states: states, probes: probes) { return "read-only: \(problem)" }
             return try checkAndWrite(acknowledged: acknowledged, states: states, probes: probes)
         } catch {
             return "reopening failed: \(error)"
@@ -110,12 +110,21 @@ struct KillSweep {
         return try Database(configuration: configuration)
     }
 
-    private func committed(_ directory: URL) throws -> Int {
+    private func committed() throws -> Int {
         try open(readOnly: true).object(ofType: KillProgress.self, forPrimaryKey: 0)?.commit ?? 0
     }
 
-    private func checkReadOnly(acknowledged: Int, states: [KillState]) throws -> String? {
-        let db = try open(readOnly: true)
+    /// A writer killed before it created the database leaves none, and a read-only open finds
+    /// none (`.notFound`); one killed before it committed the catalog leaves a store that a
+    /// read-only `Database` cannot bind its classes in (`.readOnly`). Both are right only while
+    /// nothing was ever committed or checked.
+    private func checkReadOnly(acknowledged: Int, states: [KillState], probes: Int) throws -> String? {
+        let db: Database
+        do {
+            db = try open(readOnly: true)
+        } catch let error as StrataError where [.notFound, .readOnly].contains(error.code) && acknowledged == 0 && probes == 0 {
+            return nil
+        }
         return contentProblem(db, acknowledged: acknowledged, states: states)
     }
 
