@@ -5,7 +5,8 @@ import XCTest
 /// Every byte (or a dense, seeded sample) of every segment and the MANIFEST of a small object
 /// database, damaged on a fresh copy: inverted, one bit flipped, zeroed, the file cut there.
 /// `STRATA_CORRUPTION_FULL=1` sweeps every byte (Tests/Scripts/kill-sweep.sh);
-/// `STRATA_CORRUPTION_SEED` replays a sample.
+/// `STRATA_CORRUPTION_SAMPLING` sets the share of offsets sampled; `STRATA_CORRUPTION_SEED`
+/// replays a sample.
 final class CorruptionSweepTests: XCTestCase {
     private var directory: URL!
     private var digests: [UInt64] = []
@@ -20,7 +21,8 @@ final class CorruptionSweepTests: XCTestCase {
         digests = try SweepFixture.build(in: pristine)
         runner = try SweepRunner(pristine: pristine, scratch: directory.appendingPathComponent("case"))
         seed = environment["STRATA_CORRUPTION_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        sampling = environment["STRATA_CORRUPTION_FULL"] == "1" ? 1 : quickSampling
+        sampling = environment["STRATA_CORRUPTION_FULL"] == "1"
+            ? 1 : environment["STRATA_CORRUPTION_SAMPLING"].flatMap(Double.init) ?? quickSampling
     }
 
     override func tearDownWithError() throws {
