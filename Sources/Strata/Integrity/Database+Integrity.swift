@@ -17,8 +17,7 @@ extension Database {
     /// Thread safety: as the database's other reads (a frozen database may be checked from any
     /// thread).
     public func checkIntegrity() -> IntegrityReport {
-        _ = readVersion()
-        return Self.checkIntegrity(of: transaction?.base ?? snapshot)
+        Self.checkIntegrity(of: storeSnapshot)
     }
 
     /// Checks the object-level structure of the database in `directory`, opened read-only (no
