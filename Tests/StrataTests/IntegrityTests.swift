@@ -139,7 +139,7 @@ final class IntegrityTests: XCTestCase {
     func testUndecodableCatalogIsReported() throws {
         let report = try check { _, batch in batch.put(Array("{".utf8), forKey: StorageKey("catalog"), in: Keyspace(0)) }
         XCTAssertEqual(kinds(report), [.catalog])
-        XCTAssertTrue(report.problems[0].message.contains("cannot be read"))
+        XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("cannot be read"))
     }
 
     // MARK: Keyspaces
@@ -159,7 +159,7 @@ final class IntegrityTests: XCTestCase {
             batch.put([1, 0], forKey: StorageKey("x"), in: Keyspace(try classID("Place", snapshot)))
         }
         XCTAssertEqual(kinds(report), [.recordInEmbeddedClass])
-        XCTAssertTrue(report.problems[0].message.contains("Place"))
+        XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("Place"))
     }
 
     // MARK: Object records
@@ -210,13 +210,35 @@ final class IntegrityTests: XCTestCase {
         XCTAssertTrue(report.problems.contains { $0.kind == .danglingLink && $0.message.contains("not a top-level class") }, "\(report)")
     }
 
+    func testTwoEmbeddedObjectsOfAListWithOneIdentityAreReported() throws {
+        let report = try check { snapshot, batch in
+            let id = try propertyID("Owner", "id", snapshot)
+            let pastHomes = try propertyID("Owner", "pastHomes", snapshot)
+            let place = UInt8(try classID("Place", snapshot))
+            let home: [UInt8] = [17, place, 5, 0]   // an embedded Place with identity 5, no fields
+            batch.put([1, 2, id, 3, 18, pastHomes, 13, 2] + home + home, forKey: ownerKey(9), in: Keyspace(try classID("Owner", snapshot)))
+        }
+        XCTAssertEqual(kinds(report), [.duplicateEmbeddedIdentity])
+    }
+
+    func testDeleteThroughADatabaseWithoutTheLinkingClassLeavesNoProblem() throws {
+        try populate()
+        var configuration = Database.Configuration(directory: URL(fileURLWithPath: Self.directory), objectTypes: [Dog.self])
+        configuration.storageOptions.fileSystem = fileSystem
+        let dogsOnly = try Database(configuration: configuration)
+        try dogsOnly.write { try dogsOnly.delete(XCTUnwrap(dogsOnly.objects(Dog.self).first)) }
+        let report = dogsOnly.checkIntegrity()
+        XCTAssertEqual(report.objectsChecked, 11, "Rover is gone")
+        XCTAssertTrue(report.isClean, "\(report)")
+    }
+
     func testLinkToADeletedObjectIsReported() throws {
         let report = try check { snapshot, batch in
             batch.delete(StorageKey("Max"), in: Keyspace(try classID("Pet", snapshot)))
         }
         XCTAssertEqual(kinds(report), [.danglingLink])
-        XCTAssertTrue(report.problems[0].message.contains("Owner"), report.problems[0].message)
-        XCTAssertTrue(report.problems[0].message.contains("Pet Max, which does not exist"), report.problems[0].message)
+        XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("Owner"), (report.problems.first?.message ?? "no problem"))
+        XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("Pet Max, which does not exist"), (report.problems.first?.message ?? "no problem"))
     }
 
     // MARK: Backlinks
@@ -270,7 +292,7 @@ final class IntegrityTests: XCTestCase {
             batch.put(indexValue(keys), forKey: amyEntry, in: Keyspace(2))
         }
         XCTAssertEqual(kinds(report), [.extraIndexEntry])
-        XCTAssertTrue(report.problems[0].message.contains("which holds another value"), report.problems[0].message)
+        XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("which holds another value"), (report.problems.first?.message ?? "no problem"))
     }
 
     func testIndexedValueWithoutIndexRecordIsReported() throws {
@@ -279,7 +301,7 @@ final class IntegrityTests: XCTestCase {
             batch.delete(amyEntry, in: Keyspace(2))
         }
         XCTAssertEqual(kinds(report), [.missingIndexEntry])
-        XCTAssertTrue(report.problems[0].message.contains("Person.name"), report.problems[0].message)
+        XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("Person.name"), (report.problems.first?.message ?? "no problem"))
     }
 
     func testUndecodableIndexRecordIsReported() throws {

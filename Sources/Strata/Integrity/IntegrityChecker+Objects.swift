@@ -16,7 +16,7 @@ extension IntegrityChecker {
             report.objectsChecked += 1
             let fields: [FieldValue.Field]
             do {
-                fields = try snapshot.withValue(of: item) { try Self.decodeRecord($0) }
+                fields = try snapshot.withValue(of: item) { try RecordCodec.decodeStoredFields($0) }
             } catch {
                 report.add(.undecodableRecord, "\(describe(object)): \(error)")
                 continue
@@ -37,19 +37,6 @@ extension IntegrityChecker {
                 }
             }
         }
-    }
-
-    /// The fields of an object record, by property id, without a model class.
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
-    static func decodeRecord(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {
-        var reader = ByteReader(bytes: bytes)
-        let version = try reader.byte()
-        guard version == RecordCodec.version else {
-            throw StrataError(.corruption, "object record version \(version) is not supported")
-        }
-        let fields = try reader.fields(depth: 0)
-        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
-        return fields
     }
 
     /// Checks that a class with a primary key stores each object under that key's encoding.
@@ -73,14 +60,15 @@ extension IntegrityChecker {
         case .link(let target):
             checkLink(to: target, from: object, property: property)
         case .list(let elements), .set(let elements):
+            checkEmbeddedIdentities(elements, in: object, property: property)
             for element in elements { walk(element, from: object, property: property) }
         case .map(let entries):
             for entry in entries { walk(entry.value, from: object, property: property) }
-        case .embedded(let classID, let fields):
+        case .embedded(let classID, _, let fields):
             let embedded = classes[classID]
             if embedded?.isEmbedded != true {
                 let what = embedded.map { "\($0.name), which is not embedded" } ?? "class id \(classID), which the catalog does not have"
-                report.add(.badEmbeddedClass, "\(describe(object)).\(describe(property: property, of: object.classID)) holds an embedded value of \(what)")
+                report.add(.badEmbeddedClass, "\(describe(object)): \(describe(property: property, of: object.classID)) holds an embedded value of \(what)")
             }
             for field in fields {
                 if let embedded, embedded.isEmbedded, !embedded.properties.contains(where: { $0.id == field.id }) {
@@ -90,6 +78,15 @@ extension IntegrityChecker {
             }
         default:
             break
+        }
+    }
+
+    /// Checks that the embedded objects of one list have distinct identities (a held reference
+    /// finds its object by identity; 0 means stored without one, known by position).
+    private mutating func checkEmbeddedIdentities(_ elements: [FieldValue], in object: ObjectKey, property: UInt32) {
+        var seen = Set<UInt64>()
+        for case .embedded(_, let id, _) in elements where id != 0 && !seen.insert(id).inserted {
+            report.add(.duplicateEmbeddedIdentity, "\(describe(object)): \(describe(property: property, of: object.classID)) holds two embedded objects with identity \(id)")
         }
     }
 

@@ -70,6 +70,8 @@ public struct IntegrityProblem: Sendable, Hashable, CustomStringConvertible {
         case danglingLink
         /// An embedded value names a class id that is not an embedded class of the catalog.
         case badEmbeddedClass
+        /// Two embedded objects of one list share an identity.
+        case duplicateEmbeddedIdentity
         /// A backlink record does not decode or has a malformed key.
         case undecodableBacklinks
         /// A link has no entry in its target's backlink record.
