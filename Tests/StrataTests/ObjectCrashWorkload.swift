@@ -87,7 +87,10 @@ struct ObjectCrashWorkload {
         if owner.pastHomes.isEmpty || Bool.random(using: &random) {
             owner.pastHomes.append(place(db))
         } else {
+            // A reference held across the removal follows its object (embedded identity).
+            let held = owner.pastHomes.count > 1 ? owner.pastHomes[1] : nil
             owner.pastHomes.remove(at: 0)
+            held?.city = "held \(Int.random(in: 0..<9, using: &random))"
         }
     }
 
