@@ -27,6 +27,8 @@ extension Database {
     /// - Throws: ``StrataError`` when the store cannot be opened: `.notFound`, `.corruption`
     ///   (naming the file and offset), `.unsupportedFormat`, `.io`.
     /// - Complexity: the read-only open scans every segment; then as ``checkIntegrity()``.
+    ///
+    /// Thread safety: may run on any thread; it shares nothing with open databases.
     public static func checkIntegrity(directory: URL) throws -> IntegrityReport {
         var options = Store.Options()
         options.readOnly = true
