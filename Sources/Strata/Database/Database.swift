@@ -121,6 +121,13 @@ public final class Database: @unchecked Sendable {
         self.isFrozen = frozen
     }
 
+    deinit {
+        // A write still open when the last reference goes (the code that began it returned or
+        // threw without ending it) gives up the writer lock, so other writers do not wait for
+        // ever. Its changes are discarded, as `cancelWrite()` would.
+        if transaction != nil { shared.endWrite() }
+    }
+
     /// An immutable view of the database as of its latest commit, safe to use from any thread.
     /// - Complexity: O(1).
     public func freeze() -> Database {
