@@ -14,7 +14,9 @@ import XCTest
 /// - the objects read through the model classes are those after commit k, and no read finds
 ///   damage (`readFailure`);
 /// - the integrity checker finds no problem;
-/// - a new write works and reads back, and the checker still finds none.
+/// - a new write works and reads back, and the checker still finds none;
+/// - a crash at each sync of its reopen (recovery), unsynced writes kept or dropped, leaves an
+///   image that passes the same checks.
 ///
 /// An image taken at sync N is what a power loss just before sync N would leave, so one run of
 /// the workload yields the crash states of every sync point.
@@ -25,6 +27,8 @@ final class ObjectCrashTests: XCTestCase {
     struct Figures {
         var syncPoints = 0
         var states = 0
+        /// Images of a crash during the reopen (recovery) of a crash image.
+        var recoveryCrashStates = 0
         /// The images checked: their run's seed, a fingerprint of their files and the range of
         /// commits allowed.
         var distinctImages = Set<DistinctImage>()
@@ -51,7 +55,7 @@ final class ObjectCrashTests: XCTestCase {
         var figures = Figures()
         try run(seed: 1, writes: 20, compactEvery: 6, randomPolicies: 1, mixedDurability: false, figures: &figures)
         XCTAssertGreaterThan(figures.syncPoints, 20, "the workload should sync at every write")
-        print("object crash suite, seed 1: \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct images")
+        print("object crash suite, seed 1: \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct images, \(figures.recoveryCrashStates) during recovery")
     }
 
     /// Two thirds of the writes go through a `Database` with durability `.none`: what must
@@ -76,7 +80,7 @@ final class ObjectCrashTests: XCTestCase {
             seed += 1
             seeds += 1
         }
-        print("object crash suite: \(seeds) seeds, \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct crash images")
+        print("object crash suite: \(seeds) seeds, \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct crash images, \(figures.recoveryCrashStates) crash states during their recovery")
     }
 
     /// Runs `writes` writes of the workload of `seed`, compacting every `compactEvery`, and
@@ -148,7 +152,31 @@ final class ObjectCrashTests: XCTestCase {
                 // The same files with the same allowed commits give the same outcome.
                 guard figures.distinctImages.insert(DistinctImage(seed: seed, fingerprint: Self.fingerprint(image), allowed: allowed)).inserted else { continue }
                 let context = "seed \(seed), sync point \(capture.syncPoint), policy \(policy), \(capture.acknowledged) commit(s) acknowledged, \(capture.durable) durable"
+                try checkCrashesDuringRecovery(of: image, allowed: allowed, states: states, dumps: dumps, context: context, figures: &figures)
                 try checkImage(image, allowed: allowed, states: states, dumps: dumps, context: context)
+            }
+        }
+    }
+
+    /// Crashes the reopen of `image` at each of its syncs (recovery cutting and syncing the log,
+    /// a first catalog commit), unsynced writes kept and dropped: each such image must recover
+    /// as `image` itself may.
+    private func checkCrashesDuringRecovery(
+        of image: MemoryFileSystem, allowed: ClosedRange<Int>, states: [StoredRecords], dumps: [[String]],
+        context: String, figures: inout Figures
+    ) throws {
+        let copy = image.crashImage(.keepAll)
+        let captures = CrashCaptures()
+        copy.setSyncHook { [unowned copy] event in
+            captures.add(syncPoint: event.number, images: [("keep all", copy.crashImage(.keepAll)), ("drop all", copy.crashImage(.dropAll))])
+        }
+        _ = try? open(copy)   // a failure shows when `image` itself is checked
+        copy.setSyncHook(nil)
+        for capture in captures.take() {
+            for (policy, second) in capture.images {
+                figures.recoveryCrashStates += 1
+                let secondContext = "\(context), then a crash at sync \(capture.syncPoint) of the reopen, policy \(policy)"
+                try checkImage(second, allowed: allowed, states: states, dumps: dumps, context: secondContext)
             }
         }
     }
