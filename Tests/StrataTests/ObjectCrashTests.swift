@@ -29,6 +29,8 @@ final class ObjectCrashTests: XCTestCase {
         var states = 0
         /// Images of a crash during the reopen (recovery) of a crash image.
         var recoveryCrashStates = 0
+        /// Compactions that rewrote segments.
+        var compactions = 0
         /// The images checked: their run's seed, a fingerprint of their files and the range of
         /// commits allowed.
         var distinctImages = Set<DistinctImage>()
@@ -55,6 +57,7 @@ final class ObjectCrashTests: XCTestCase {
         var figures = Figures()
         try run(seed: 1, writes: 20, compactEvery: 6, randomPolicies: 1, mixedDurability: false, figures: &figures)
         XCTAssertGreaterThan(figures.syncPoints, 20, "the workload should sync at every write")
+        XCTAssertGreaterThan(figures.compactions, 0, "segments should roll, so that compaction has work")
         print("object crash suite, seed 1: \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct images, \(figures.recoveryCrashStates) during recovery")
     }
 
@@ -80,7 +83,7 @@ final class ObjectCrashTests: XCTestCase {
             seed += 1
             seeds += 1
         }
-        print("object crash suite: \(seeds) seeds, \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct crash images, \(figures.recoveryCrashStates) crash states during their recovery")
+        print("object crash suite: \(seeds) seeds, \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct crash images, \(figures.recoveryCrashStates) crash states during their recovery, \(figures.compactions) compactions")
     }
 
     /// Runs `writes` writes of the workload of `seed`, compacting every `compactEvery`, and
@@ -120,7 +123,7 @@ final class ObjectCrashTests: XCTestCase {
                 // A write that changed nothing commits nothing, so it syncs nothing either.
                 try acknowledge(durable: durable && db.storeSnapshot.sequence != before)
                 try check(captures.take(), states: states, dumps: dumps, seed: seed, figures: &figures)
-                if index % compactEvery == 0 { try db.compact() }
+                if index % compactEvery == 0, try db.compact().didCompact { figures.compactions += 1 }
             }
         }
         try check(captures.take(), states: states, dumps: dumps, seed: seed, figures: &figures)
