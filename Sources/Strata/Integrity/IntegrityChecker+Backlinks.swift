@@ -7,7 +7,7 @@ import StrataStorage
 extension IntegrityChecker {
     mutating func checkBacklinkRecords() {
         var expected = expectedBacklinks
-        for item in snapshot.entries(in: Database.backlinkKeyspace) {
+        for item in snapshot.entries(in: ObjectFormat.backlinkKeyspace) {
             guard let target = Self.backlinkTarget(of: item.key) else {
                 report.add(.undecodableBacklinks, "backlink record key \(item.key) is shorter than a class id")
                 continue

@@ -8,7 +8,7 @@ import StrataStorage
 extension IntegrityChecker {
     /// Pass 2: reads every index record; notes the indexed pairs and what each record lists.
     mutating func loadIndexRecords() {
-        for item in snapshot.entries(in: Database.indexKeyspace) {
+        for item in snapshot.entries(in: ObjectFormat.indexKeyspace) {
             let bytes = item.key.bytes
             guard bytes.count > 8 else {
                 report.add(.undecodableIndexEntry, "index record key \(item.key) is shorter than a class id, a property id and a value")

@@ -66,8 +66,8 @@ struct IntegrityChecker {
     /// Reads the catalog; false when there is nothing more to check (no catalog, or one that
     /// does not decode).
     private mutating func loadCatalog() -> Bool {
-        guard snapshot.contains(Catalog.key, in: Catalog.keyspace) else {
-            let objectKeyspaces = snapshot.keyspaces.filter { $0.rawValue >= Catalog.firstClassID && snapshot.count(in: $0) > 0 }
+        guard snapshot.contains(ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace) else {
+            let objectKeyspaces = snapshot.keyspaces.filter { $0.rawValue >= ObjectFormat.firstClassID && snapshot.count(in: $0) > 0 }
             if objectKeyspaces.isEmpty {
                 report.notes.append("no object catalog (keyspace 0, key \"catalog\"): not an object database; no object-level check applies")
             } else {
@@ -84,7 +84,7 @@ struct IntegrityChecker {
             return false
         }
         for entry in catalog.classes {
-            if entry.id < Catalog.firstClassID {
+            if entry.id < ObjectFormat.firstClassID {
                 report.add(.catalog, "class \(entry.name) has id \(entry.id), in the reserved range 0…15")
             }
             if let other = classes[entry.id] {
@@ -109,13 +109,13 @@ struct IntegrityChecker {
             let id = keyspace.rawValue
             let count = snapshot.count(in: keyspace)
             switch id {
-            case Catalog.keyspace.rawValue:
-                for key in snapshot.keys(in: keyspace) where key != Catalog.key {
+            case ObjectFormat.catalogKeyspace.rawValue:
+                for key in snapshot.keys(in: keyspace) where key != ObjectFormat.catalogKey {
                     report.add(.reservedKeyspace, "keyspace 0 holds key \(key), which is not the catalog")
                 }
-            case Database.backlinkKeyspace.rawValue, Database.indexKeyspace.rawValue:
+            case ObjectFormat.backlinkKeyspace.rawValue, ObjectFormat.indexKeyspace.rawValue:
                 break
-            case ..<Catalog.firstClassID:
+            case ..<ObjectFormat.firstClassID:
                 report.add(.reservedKeyspace, "reserved keyspace \(id) holds \(count) record(s)")
             default:
                 guard let entry = classes[id] else {

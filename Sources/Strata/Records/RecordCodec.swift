@@ -1,45 +1,15 @@
 import Foundation
 import StrataStorage
 
-// The bytes of an object record: the value stored under the object's key in its class's
-// keyspace. Spec (also in docs/objects.md):
-//
-//   record   := version u8 (= 1) │ field count varint │ field*
-//   field    := property id varint │ value
-//   value    := tag u8 │ payload
-//
-//   tag  payload
-//   0    null
-//   1/2  false / true
-//   3    int: zigzag varint
-//   4    float: 4 bytes IEEE 754, little-endian
-//   5    double: 8 bytes
-//   6    string: length varint │ UTF-8
-//   7    data: length varint │ bytes
-//   8    date: 8-byte double, seconds since 2001-01-01
-//   9    decimal128: low u64 │ high u64
-//   10   uuid: 16 bytes
-//   11   objectId: 12 bytes
-//   12   link: class id varint │ key length varint │ key bytes
-//   13   list: count varint │ value*
-//   14   set: count varint │ value*
-//   15   map: count varint │ (key length varint │ UTF-8 key │ value)*
-//   16   embedded object without identity: class id varint │ field count varint │ field*
-//   17   embedded object: class id varint │ identity varint │ field count varint │ field*
-//        (fields by property id; the identity, never 0, tells the object from its siblings in
-//        its parent, so that a held reference follows it when the list around it changes)
-//
-// Fields whose property id the reader does not know are skipped (a removed property); a
-// property with no field takes its default (a property added later). Decoding never traps:
-// malformed bytes are `.corruption`.
+// Encodes and decodes object records: the bytes specified in ObjectFormat.swift (also in
+// docs/objects.md).
 
 enum RecordCodec {
-    static let version: UInt8 = 1
-    /// How deep containers (lists, sets, maps, embedded objects) may nest in one property's
-    /// value: 100 levels, as Realm allows. Writes refuse a deeper value (`.invalidValue`, see
-    /// `FieldValue.checkNesting`); reads take it as corruption. The same number on both sides,
-    /// so every value a write accepts, a read returns.
-    static let maxNesting = 100
+    static let version = ObjectFormat.recordVersion
+    /// How deep containers may nest in one property's value (`ObjectFormat.maxNesting`). Writes
+    /// refuse a deeper value (`.invalidValue`, see `FieldValue.checkNesting`); reads take it as
+    /// corruption. The same number on both sides, so every value a write accepts, a read returns.
+    static let maxNesting = ObjectFormat.maxNesting
 
     /// Appends the record of an object's fields (in property order) to `bytes`.
     static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
@@ -257,23 +227,24 @@ struct ByteWriter<Sink: ByteSink> {
 
     // One writer per tag, for `value(_:)` and for the scalar property types that write
     // themselves (ScalarRecordValue).
-    mutating func null() { byte(0) }
-    mutating func bool(_ flag: Bool) { byte(flag ? 2 : 1) }
+    mutating func tag(_ tag: ObjectFormat.Tag) { byte(tag.rawValue) }
+    mutating func null() { tag(.null) }
+    mutating func bool(_ flag: Bool) { tag(flag ? .true : .false) }
     mutating func int(_ number: Int64) {
-        byte(3)
+        tag(.int)
         varint(UInt64(bitPattern: (number << 1) ^ (number >> 63)))
     }
-    mutating func float(_ number: Float) { byte(4); fixed(number.bitPattern) }
-    mutating func double(_ number: Double) { byte(5); fixed(number.bitPattern) }
-    mutating func string(_ text: String) { byte(6); utf8(text) }
-    mutating func data(_ data: Data) { byte(7); data.withUnsafeBytes { lengthPrefixed($0) } }
-    mutating func date(_ seconds: Double) { byte(8); fixed(seconds.bitPattern) }
-    mutating func decimal(_ decimal: Decimal128) { byte(9); fixed(decimal.lowBits); fixed(decimal.highBits) }
+    mutating func float(_ number: Float) { tag(.float); fixed(number.bitPattern) }
+    mutating func double(_ number: Double) { tag(.double); fixed(number.bitPattern) }
+    mutating func string(_ text: String) { tag(.string); utf8(text) }
+    mutating func data(_ data: Data) { tag(.data); data.withUnsafeBytes { lengthPrefixed($0) } }
+    mutating func date(_ seconds: Double) { tag(.date); fixed(seconds.bitPattern) }
+    mutating func decimal(_ decimal: Decimal128) { tag(.decimal128); fixed(decimal.lowBits); fixed(decimal.highBits) }
     mutating func uuid(_ uuid: UUID) {
-        byte(10)
+        tag(.uuid)
         withUnsafeBytes(of: uuid.uuid) { sink.write($0) }
     }
-    mutating func objectId(_ id: ObjectId) { byte(11); id.bytes.withUnsafeBytes { sink.write($0) } }
+    mutating func objectId(_ id: ObjectId) { tag(.objectId); id.bytes.withUnsafeBytes { sink.write($0) } }
 
     mutating func value(_ value: FieldValue) {
         switch value {
@@ -289,22 +260,22 @@ struct ByteWriter<Sink: ByteSink> {
         case .uuid(let uuid): self.uuid(uuid)
         case .objectId(let id): objectId(id)
         case .link(let key):
-            byte(12)
+            tag(.link)
             varint(UInt64(key.classID))
             key.key.withUnsafeBytes { lengthPrefixed($0) }
         case .list(let values), .set(let values):
-            if case .list = value { byte(13) } else { byte(14) }
+            if case .list = value { tag(.list) } else { tag(.set) }
             varint(UInt64(values.count))
             for element in values { self.value(element) }
         case .map(let entries):
-            byte(15)
+            tag(.map)
             varint(UInt64(entries.count))
             for entry in entries {
                 utf8(entry.key)
                 self.value(entry.value)
             }
         case .embedded(let classID, let id, let fields):
-            byte(id == 0 ? 16 : 17)
+            tag(id == 0 ? .embeddedWithoutIdentity : .embedded)
             varint(UInt64(classID))
             if id != 0 { varint(id) }
             self.fields(fields)
@@ -426,72 +397,70 @@ struct ByteReader {
     /// nothing: strings are not validated as UTF-8 until they are read.
     mutating func skipValue(depth: Int) throws {
         guard depth <= RecordCodec.maxNesting else { throw corrupt("values nested more than \(RecordCodec.maxNesting) levels deep") }
-        let tag = try byte()
+        let tag = try self.tag()
         switch tag {
-        case 0, 1, 2: return
-        case 3: _ = try varint()
-        case 4: _ = try take(4)
-        case 5, 8: _ = try take(8)
-        case 6, 7: _ = try take(try count())
-        case 9, 10: _ = try take(16)
-        case 11: _ = try take(12)
-        case 12:
+        case .null, .false, .true: return
+        case .int: _ = try varint()
+        case .float: _ = try take(4)
+        case .double, .date: _ = try take(8)
+        case .string, .data: _ = try take(try count())
+        case .decimal128, .uuid: _ = try take(16)
+        case .objectId: _ = try take(12)
+        case .link:
             _ = try uint32()
             _ = try take(try count())
-        case 13, 14:
+        case .list, .set:
             for _ in 0..<(try count()) { try skipValue(depth: depth + 1) }
-        case 15:
+        case .map:
             for _ in 0..<(try count()) {
                 _ = try take(try count())
                 try skipValue(depth: depth + 1)
             }
-        case 16, 17:
+        case .embeddedWithoutIdentity, .embedded:
             _ = try uint32()
-            if tag == 17 { _ = try varint() }
+            if tag == .embedded { _ = try varint() }
             for _ in 0..<(try count()) {
                 _ = try uint32()
                 try skipValue(depth: depth + 1)
             }
-        default:
-            throw corrupt("unknown value tag \(tag)")
         }
     }
 
     mutating func value(depth: Int) throws -> FieldValue {
         guard depth <= RecordCodec.maxNesting else { throw corrupt("values nested more than \(RecordCodec.maxNesting) levels deep") }
-        let tag = try byte()
+        let tag = try self.tag()
         switch tag {
-        case 0: return .null
-        case 1: return .bool(false)
-        case 2: return .bool(true)
-        case 3:
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .int:
             let raw = try varint()
             return .int(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))
-        case 4: return .float(Float(bitPattern: try fixed(UInt32.self)))
-        case 5: return .double(Double(bitPattern: try fixed(UInt64.self)))
-        case 6: return .string(try string())
-        case 7: return .data(Data(try take(try count())))
-        case 8: return .date(Double(bitPattern: try fixed(UInt64.self)))
-        case 9:
+        case .float: return .float(Float(bitPattern: try fixed(UInt32.self)))
+        case .double: return .double(Double(bitPattern: try fixed(UInt64.self)))
+        case .string: return .string(try string())
+        case .data: return .data(Data(try take(try count())))
+        case .date: return .date(Double(bitPattern: try fixed(UInt64.self)))
+        case .decimal128:
             let low = try fixed(UInt64.self)
             let high = try fixed(UInt64.self)
             return .decimal(Decimal128(highBits: high, lowBits: low))
-        case 10:
+        case .uuid:
             let raw = try take(16)
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: raw) }
             return .uuid(UUID(uuid: uuid))
-        case 11: return .objectId(ObjectId(bytes: Array(try take(12))))
-        case 12:
+        case .objectId: return .objectId(ObjectId(bytes: Array(try take(12))))
+        case .link:
             let classID = try uint32()
             return .link(ObjectKey(classID: classID, key: StorageKey(try take(try count()))))
-        case 13, 14:
+        case .list, .set:
             let count = try self.count()
             var values: [FieldValue] = []
             values.reserveCapacity(count)
             for _ in 0..<count { values.append(try value(depth: depth + 1)) }
-            return tag == 13 ? .list(values) : .set(values)
-        case 15:
+            return tag == .list ? .list(values) : .set(values)
+        case .map:
             let count = try self.count()
             var entries: [FieldValue.MapEntry] = []
             entries.reserveCapacity(count)
@@ -500,12 +469,17 @@ struct ByteReader {
                 entries.append(FieldValue.MapEntry(key: key, value: try value(depth: depth + 1)))
             }
             return .map(entries)
-        case 16, 17:
+        case .embeddedWithoutIdentity, .embedded:
             let classID = try uint32()
-            let id = tag == 17 ? try varint() : 0
+            let id = tag == .embedded ? try varint() : 0
             return .embedded(classID: classID, id: id, fields: try fields(depth: depth + 1))
-        default:
-            throw corrupt("unknown value tag \(tag)")
         }
+    }
+
+    /// A value's tag.
+    mutating func tag() throws -> ObjectFormat.Tag {
+        let byte = try self.byte()
+        guard let tag = ObjectFormat.Tag(rawValue: byte) else { throw corrupt("unknown value tag \(byte)") }
+        return tag
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import StrataStorage
 
-// The catalog: the stable ids of classes and properties, stored as JSON under key "catalog" in
-// keyspace 0 and committed in the same transaction as the first objects that need them.
-// Class ids are keyspaces (from 16 up; 0…15 are reserved for the object layer's own records).
+// The catalog: the stable ids of classes and properties, stored as JSON under
+// `ObjectFormat.catalogKey` (ObjectFormat.swift has every keyspace) and committed in the same
+// transaction as the first objects that need them. Class ids are keyspaces.
 // A property keeps its id for ever, so adding one never rewrites old records and a removed
 // one's fields are skipped.
 
@@ -23,16 +23,12 @@ struct Catalog: Codable, Equatable {
         var isPrimaryKey: Bool
     }
 
-    static let keyspace = Keyspace(0)
-    static let key = StorageKey("catalog")
-    static let firstClassID: UInt32 = 16
-
     var schemaVersion: UInt64 = 0
     var classes: [ClassEntry] = []
-    var nextClassID: UInt32 = Catalog.firstClassID
+    var nextClassID: UInt32 = ObjectFormat.firstClassID
 
     static func load(from snapshot: Snapshot) throws -> Catalog {
-        guard let bytes = try snapshot.value(for: key, in: keyspace) else { return Catalog() }
+        guard let bytes = try snapshot.value(for: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace) else { return Catalog() }
         do {
             return try JSONDecoder().decode(Catalog.self, from: Data(bytes))
         } catch {
