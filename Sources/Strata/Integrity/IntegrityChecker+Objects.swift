@@ -46,7 +46,7 @@ extension IntegrityChecker {
             report.add(.primaryKeyMismatch, "\(describe(object)) has no field for its primary key \(property.name)")
             return
         }
-        let expected = PrimaryKeyEncoding.key(for: field.value, optional: property.type.hasSuffix("?"))
+        let expected = PrimaryKeyEncoding.key(for: field.value, optional: property.code.hasSuffix("?"))
         if expected != object.key {
             report.add(.primaryKeyMismatch, "\(describe(object)) is stored under a key that does not encode its primary key \(property.name) = \(field.value)")
         }
