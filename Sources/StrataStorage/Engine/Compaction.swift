@@ -157,7 +157,7 @@ extension Store {
         do {
             try output.syncDirectory()
         } catch {
-            let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+            let failure = StrataError.converting(error)
             writer.withLock { state in state.failure = state.failure ?? failure }
             output.abandon()
             throw failure
@@ -191,7 +191,7 @@ extension Store {
                     listsCompactedSegments: !numbers.isEmpty
                 ).install(in: directory, fileSystem: fileSystem)
             } catch {
-                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                let failure = StrataError.converting(error)
                 state.failure = failure
                 throw failure
             }

@@ -75,7 +75,7 @@ extension Store {
         do {
             active = try segmentForGroup(group, &state)
         } catch {
-            return finish(error as? StrataError ?? StrataError(.io, "\(error)"))
+            return finish(StrataError.converting(error))
         }
         let base = state.offset
         let firstSequence = state.nextSequence
@@ -95,7 +95,7 @@ extension Store {
             do {
                 try roll(&state)
             } catch {
-                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                let failure = StrataError.converting(error)
                 state.failure = failure
                 throw failure
             }
@@ -200,7 +200,7 @@ extension Store {
     private func cutBack(
         _ active: SegmentFile, to base: Int, after error: any Error, sticky: Bool, _ state: inout WriterState
     ) -> StrataError {
-        let cause = error as? StrataError ?? StrataError(.io, "\(error)")
+        let cause = StrataError.converting(error)
         let failure: StrataError
         do {
             try active.file.truncate(to: base)
