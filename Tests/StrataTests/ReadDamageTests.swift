@@ -110,7 +110,7 @@ final class ReadDamageTests: DatabaseTestCase {
                 // The catalog is read at open: damage there refuses the open, typed (a damaged
                 // type name reads as a schema that differs from the declared one).
                 XCTAssertTrue([.corruption, .schemaMismatch].contains(error.code), "seed \(seed) round \(round): \(error)")
-                XCTAssertEqual(keyspace, Catalog.keyspace, "seed \(seed) round \(round): \(error)")
+                XCTAssertEqual(keyspace, ObjectFormat.catalogKeyspace, "seed \(seed) round \(round): \(error)")
             }
             try put(original, key, keyspace, in: Store(directory: directory.path))
         }
@@ -122,7 +122,7 @@ final class ReadDamageTests: DatabaseTestCase {
     func testDamagedRecordReadsDefaultsAndFailsTheWriteThatReadIt() throws {
         do { try addRichOwner(to: try openPets()) }
         let records = try objectRecords(Store(directory: directory.path))
-        let owners = records.filter { $0.0.rawValue >= Catalog.firstClassID }
+        let owners = records.filter { $0.0.rawValue >= ObjectFormat.firstClassID }
         let (keyspace, key, original) = try XCTUnwrap(owners.first { String(decoding: $0.2, as: UTF8.self).contains("Ann") })
         // A trailing byte: the record no longer decodes.
         let damaged = original + [0xFF]

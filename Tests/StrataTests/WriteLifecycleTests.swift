@@ -33,7 +33,7 @@ final class WriteLifecycleTests: DatabaseTestCase {
 
     func testAnObjectWithTheLongestPrimaryKeyCanBeLinkedTo() throws {
         let db = try open([Owner.self, Pet.self, Place.self])
-        let longest = String(repeating: "k", count: PrimaryKeyEncoding.maxKeyLength)
+        let longest = String(repeating: "k", count: ObjectFormat.maxObjectKeyLength)
         try db.write {
             let pet = Pet()
             pet.name = longest
@@ -52,7 +52,7 @@ final class WriteLifecycleTests: DatabaseTestCase {
     func testAPrimaryKeyTooLongToLinkToIsRefusedWhenAdded() throws {
         let db = try open([Owner.self, Pet.self, Place.self])
         let pet = Pet()
-        pet.name = String(repeating: "k", count: PrimaryKeyEncoding.maxKeyLength + 1)
+        pet.name = String(repeating: "k", count: ObjectFormat.maxObjectKeyLength + 1)
         XCTAssertThrowsError(try db.write { try db.add(pet) }) { error in
             XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
         }

@@ -51,7 +51,7 @@ final class SharedStore: @unchecked Sendable {
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
             if updated != catalog {
                 var batch = WriteBatch()
-                batch.put(updated.encoded(), forKey: Catalog.key, in: Catalog.keyspace)
+                batch.put(updated.encoded(), forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
                 try store.commit(batch)
                 catalog = updated
             }

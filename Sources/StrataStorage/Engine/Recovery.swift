@@ -111,15 +111,62 @@ struct Recovery {
 
     /// Scans one segment into `result`; returns false when salvage stopped at damage.
     private func scanSegment(_ number: UInt32, isNewest: Bool, into result: inout Result) throws -> Bool {
+        let writable = isNewest && !options.readOnly
+        let (segment, header, size) = try openSegment(number, writable: writable)
+        if header.kind == .compacted {
+            guard !isNewest else {
+                throw StrataError.corrupt(
+                    "the MANIFEST ends with a compacted segment; the newest segment must be a log segment",
+                    file: segment.path, offset: 24)
+            }
+            guard !result.sawLogSegment else {
+                throw StrataError.corrupt(
+                    "a compacted segment is listed after a log segment; compacted segments come first",
+                    file: segment.path, offset: 24)
+            }
+            return try scanCompactedSegment(segment, size: size, into: &result)
+        }
+        result.sawLogSegment = true
+        let scan = try indexLogRecords(of: segment, seal: header.recordSeal, size: size, into: &result)
+        result.segments[number] = segment
+        result.segmentOrder.append(number)
+        var validEnd = size
+        var keepGoing = true
+        if let damage = scan.damage {
+            keepGoing = try judge(damage, of: scan, in: segment.path, size: size, isNewest: isNewest, into: &result)
+            validEnd = scan.committedEnd
+        }
+        if scan.uncommittedRecords > 0 {
+            result.events.append(RecoveryEvent(
+                kind: .uncommittedTransaction, file: segment.path, offset: scan.committedEnd,
+                byteCount: 0,
+                message: "ignored \(scan.uncommittedRecords) record(s) of transactions that never committed"))
+        }
+        if isNewest {
+            validEnd = scan.committedEnd
+            if writable {
+                if size > validEnd { try segment.file.truncate(to: validEnd) }
+                // What an earlier process wrote with `.none` durability may still be only in
+                // the page cache: sync it, so `synced-through` offsets written from now on are true.
+                try segment.file.sync()
+            }
+            result.activeEnd = validEnd
+        }
+        result.bytes += isNewest ? validEnd : size
+        result.tallies[number] = SegmentTally(records: scan.records, bytes: isNewest ? validEnd : size)
+        return keepGoing
+    }
+
+    /// Opens a listed segment and checks its header: it exists, is under 4 GiB (record
+    /// locations hold 32-bit offsets), and names itself.
+    private func openSegment(_ number: UInt32, writable: Bool) throws -> (SegmentFile, SegmentHeader, Int) {
         let path = joinPath(directory, SegmentFile.name(for: number))
         guard fileSystem.exists(path) else {
             throw StrataError.corrupt("segment listed in MANIFEST is missing", file: path, offset: 0)
         }
-        let writable = isNewest && !options.readOnly
         let file = try fileSystem.open(path, mode: writable ? .readWrite : .readOnly)
         let size = try file.size()
         guard size <= Int(UInt32.max) else {
-            // Record locations hold 32-bit offsets; no writer makes a segment this large.
             throw StrataError.corrupt("segment of \(size) bytes is larger than 4 GiB", file: path, offset: Int(UInt32.max))
         }
         let header = try file.withBytes(at: 0, count: min(size, SegmentHeader.size)) {
@@ -131,25 +178,19 @@ struct Recovery {
         }
         let segment = SegmentFile(
             number: number, kind: header.kind, seal: header.recordSeal, path: path, file: file, remover: remover)
-        if header.kind == .compacted {
-            guard !isNewest else {
-                throw StrataError.corrupt(
-                    "the MANIFEST ends with a compacted segment; the newest segment must be a log segment",
-                    file: path, offset: 24)
-            }
-            guard !result.sawLogSegment else {
-                throw StrataError.corrupt(
-                    "a compacted segment is listed after a log segment; compacted segments come first",
-                    file: path, offset: 24)
-            }
-            return try scanCompactedSegment(segment, size: size, into: &result)
-        }
-        result.sawLogSegment = true
+        return (segment, header, size)
+    }
+
+    /// Scans a log segment's committed transactions into the index (puts set, deletes remove).
+    private func indexLogRecords(
+        of segment: SegmentFile, seal: RecordSeal, size: Int, into result: inout Result
+    ) throws -> SegmentScanResult {
+        let number = segment.number
         var index = result.index
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
-            try file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scan(bytes, seal: header.recordSeal, after: result.lastSequence) { _, operations in
+            try segment.file.withBytes(at: 0, count: size) { bytes in
+                SegmentScanner.scan(bytes, seal: seal, after: result.lastSequence) { _, operations in
                     for operation in operations {
                         if operation.isPut {
                             index.set(
@@ -165,52 +206,36 @@ struct Recovery {
         result.index = index
         result.lastSequence = scan.lastSequence
         result.records += scan.records
-        result.segments[number] = segment
-        result.segmentOrder.append(number)
+        return scan
+    }
 
-        var validEnd = size
-        var keepGoing = true
-        if let damage = scan.damage {
-            let crashCanExplain = isNewest && damage.kind.couldBeTornWrite && !scan.damageBeforeSyncedPoint
-            if crashCanExplain {
-                result.events.append(RecoveryEvent(
-                    kind: scan.damageIsZeroFill ? .zeroFilledTail : .tornTail, file: path,
-                    offset: damage.offset, byteCount: size - damage.offset,
-                    message: scan.damageIsZeroFill
-                        ? "the log ends in zero bytes; they were never written"
-                        : "\(damage.kind.message): the last write was cut short by a crash; the log ends before it"))
-            } else if options.salvage {
-                result.events.append(RecoveryEvent(
-                    kind: .salvagedCorruption, file: path, offset: damage.offset,
-                    byteCount: size - damage.offset,
-                    message: "\(damage.kind.message); kept every transaction before it, read nothing after it"))
-                keepGoing = false
-            } else {
-                throw StrataError.corrupt(
-                    "\(damage.kind.message); run `strata verify`, or open read-only with salvage to keep what precedes it",
-                    file: path, offset: damage.offset)
-            }
-            validEnd = scan.committedEnd
-        }
-        if scan.uncommittedRecords > 0 {
+    /// What damage in a log segment means: a torn or zero-filled tail when a crash can explain
+    /// it (the newest segment, past the synced point); else salvaged (recovery stops there) or
+    /// `.corruption`. Returns whether recovery goes on to the next segment.
+    private func judge(
+        _ damage: (offset: Int, kind: RecordDamage), of scan: SegmentScanResult, in path: String, size: Int,
+        isNewest: Bool, into result: inout Result
+    ) throws -> Bool {
+        let crashCanExplain = isNewest && damage.kind.couldBeTornWrite && !scan.damageBeforeSyncedPoint
+        if crashCanExplain {
             result.events.append(RecoveryEvent(
-                kind: .uncommittedTransaction, file: path, offset: scan.committedEnd,
-                byteCount: 0,
-                message: "ignored \(scan.uncommittedRecords) record(s) of transactions that never committed"))
+                kind: scan.damageIsZeroFill ? .zeroFilledTail : .tornTail, file: path,
+                offset: damage.offset, byteCount: size - damage.offset,
+                message: scan.damageIsZeroFill
+                    ? "the log ends in zero bytes; they were never written"
+                    : "\(damage.kind.message): the last write was cut short by a crash; the log ends before it"))
+            return true
         }
-        if isNewest {
-            validEnd = scan.committedEnd
-            if writable {
-                if size > validEnd { try file.truncate(to: validEnd) }
-                // What an earlier process wrote with `.none` durability may still be only in
-                // the page cache: sync it, so `synced-through` offsets written from now on are true.
-                try file.sync()
-            }
-            result.activeEnd = validEnd
+        guard options.salvage else {
+            throw StrataError.corrupt(
+                "\(damage.kind.message); run `strata verify`, or open read-only with salvage to keep what precedes it",
+                file: path, offset: damage.offset)
         }
-        result.bytes += isNewest ? validEnd : size
-        result.tallies[number] = SegmentTally(records: scan.records, bytes: isNewest ? validEnd : size)
-        return keepGoing
+        result.events.append(RecoveryEvent(
+            kind: .salvagedCorruption, file: path, offset: damage.offset,
+            byteCount: size - damage.offset,
+            message: "\(damage.kind.message); kept every transaction before it, read nothing after it"))
+        return false
     }
 
     /// Scans a compacted segment into `result`; returns false when salvage stopped at damage.

@@ -71,32 +71,49 @@ extension Store {
     /// Writes, syncs and publishes a group. REQUIRES: `writer` is held.
     private func lead(_ group: [CommitQueue.Ticket], _ state: inout WriterState) {
         func finish(_ error: StrataError) { for ticket in group { ticket.result = .failure(error) } }
+        let active: SegmentFile
         do {
-            try Self.checkWritable(state)
+            active = try segmentForGroup(group, &state)
         } catch {
-            return finish(error)
+            return finish(StrataError.converting(error))
         }
+        let base = state.offset
+        let firstSequence = state.nextSequence
+        encode(group, into: active, &state)
+        if let failure = appendAndSync(group, to: active, at: base, &state) { return finish(failure) }
+        publish(group, in: active, at: base, &state)
+        for (position, ticket) in group.enumerated() {
+            ticket.result = .success(firstSequence + UInt64(position))
+        }
+    }
+
+    /// The active segment, rolled first when the group would not fit. A failed roll is sticky.
+    private func segmentForGroup(_ group: [CommitQueue.Ticket], _ state: inout WriterState) throws -> SegmentFile {
+        try Self.checkWritable(state)
         let bound = group.reduce(0) { $0 + $1.batch.encodedSizeBound }
         if state.offset + bound > options.segmentSize, state.offset > SegmentHeader.size {
             do {
                 try roll(&state)
             } catch {
-                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                let failure = StrataError.converting(error)
                 state.failure = failure
-                return finish(failure)
+                throw failure
             }
         }
         guard let active = state.active else {
-            return finish(StrataError(.readOnly, "the store has no segment open for writing"))
+            throw StrataError(.readOnly, "the store has no segment open for writing")
         }
+        return active
+    }
 
-        // Encode every batch as one transaction: its records, then its commit record.
+    /// Encodes every batch of the group as one transaction each — its records, then its commit
+    /// record — into `state.buffer`, noting each record's span; takes their sequence numbers.
+    private func encode(_ group: [CommitQueue.Ticket], into active: SegmentFile, _ state: inout WriterState) {
         let compression = CompressionPolicy(
             threshold: options.compressionThreshold, level: options.compressionLevel)
         state.buffer.removeAll(keepingCapacity: true)
         state.recordSpans.removeAll(keepingCapacity: true)
         let base = state.offset
-        let firstSequence = state.nextSequence
         for ticket in group {
             let sequence = state.nextSequence
             state.nextSequence += 1
@@ -120,12 +137,17 @@ extension Store {
                 to: &state.buffer, sequence: sequence, recordCount: ticket.batch.count,
                 syncedThrough: state.syncedOffset, seal: active.seal, bufferOffset: base)
         }
+    }
 
-        // Append with one write; on failure cut the segment back to where the group started.
+    /// Appends the encoded group with one write, and syncs it when a member asked for `.full`.
+    /// On failure cuts the segment back to where the group started and returns the error.
+    private func appendAndSync(
+        _ group: [CommitQueue.Ticket], to active: SegmentFile, at base: Int, _ state: inout WriterState
+    ) -> StrataError? {
         do {
             try state.buffer.withUnsafeBytes { try active.file.write($0, at: base) }
         } catch {
-            return finish(cutBack(active, to: base, after: error, sticky: false, &state))
+            return cutBack(active, to: base, after: error, sticky: false, &state)
         }
         state.offset += state.buffer.count
         if group.contains(where: { $0.durability == .full }) {
@@ -134,11 +156,14 @@ extension Store {
                 state.syncedOffset = state.offset
             } catch {
                 state.offset = base
-                return finish(cutBack(active, to: base, after: error, sticky: true, &state))
+                return cutBack(active, to: base, after: error, sticky: true, &state)
             }
         }
+        return nil
+    }
 
-        // Publish.
+    /// Makes the group's records visible: points the index at them and advances the sequence.
+    private func publish(_ group: [CommitQueue.Ticket], in active: SegmentFile, at base: Int, _ state: inout WriterState) {
         let segmentNumber = active.number
         let writtenBytes = state.buffer.count
         let spans = state.recordSpans
@@ -165,9 +190,6 @@ extension Store {
             published.bytes += writtenBytes
             published.tallies[segmentNumber, default: SegmentTally()].add(records: spans.count + group.count, bytes: writtenBytes)
         } }
-        for (position, ticket) in group.enumerated() {
-            ticket.result = .success(firstSequence + UInt64(position))
-        }
     }
 
     /// Cuts the active segment back to `base` after a group's write or sync failed, and makes
@@ -178,7 +200,7 @@ extension Store {
     private func cutBack(
         _ active: SegmentFile, to base: Int, after error: any Error, sticky: Bool, _ state: inout WriterState
     ) -> StrataError {
-        let cause = error as? StrataError ?? StrataError(.io, "\(error)")
+        let cause = StrataError.converting(error)
         let failure: StrataError
         do {
             try active.file.truncate(to: base)

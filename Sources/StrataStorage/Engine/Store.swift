@@ -181,7 +181,7 @@ public final class Store: Sendable {
                 state.syncedOffset = state.offset
                 return nil
             } catch {
-                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                let failure = StrataError.converting(error)
                 state.failure = failure
                 state.closeFailure = failure
                 return failure

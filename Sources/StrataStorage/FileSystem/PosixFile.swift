@@ -82,16 +82,13 @@ final class PosixFile: StorageFile {
         guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
-            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+            let (n, code) = retryingOnInterrupt { pread(fd, base + done, buffer.count - done, off_t(offset + done)) }
             if n > 0 {
                 done += n
             } else if n == 0 {
                 break
             } else {
-                let code = currentErrno()
-                if code != EINTR {
-                    throw StrataError(.io, "pread failed", file: path, offset: offset, errno: code)
-                }
+                throw StrataError(.io, "pread failed", file: path, offset: offset, errno: code)
             }
         }
         return done
@@ -184,17 +181,14 @@ final class PosixFile: StorageFile {
         count: Int, at offset: Int, path: String, written: inout Int, _ attempt: (_ written: Int) -> Int
     ) throws {
         while written < count {
-            let n = attempt(written)
+            let (n, code) = retryingOnInterrupt { attempt(written) }
             if n > 0 {
                 written += n
             } else if n == 0 {
                 throw StrataError(
                     .io, "pwrite wrote 0 of \(count - written) bytes", file: path, offset: offset + written, errno: EIO)
             } else {
-                let code = currentErrno()
-                if code != EINTR {
-                    throw StrataError(.io, "pwrite failed", file: path, offset: offset + written, errno: code)
-                }
+                throw StrataError(.io, "pwrite failed", file: path, offset: offset + written, errno: code)
             }
         }
     }
@@ -210,10 +204,8 @@ final class PosixFile: StorageFile {
     /// - Throws: ``StrataError`` `.io`.
     func truncate(to size: Int) throws {
         try checkOpen("ftruncate")
-        while ftruncate(fd, off_t(size)) != 0 {
-            let code = currentErrno()
-            if code != EINTR { throw StrataError.io("ftruncate", path: path, errno: code) }
-        }
+        let (result, code) = retryingOnInterrupt { ftruncate(fd, off_t(size)) }
+        if result != 0 { throw StrataError.io("ftruncate", path: path, errno: code) }
         state.withLock {
             $0.knownSize = size
             readableView.store(WordPair(first: 0, second: 0), ordering: .releasing)

@@ -138,9 +138,8 @@ public struct PosixFileSystem: FileSystem {
     ///   the directory is missing, `.io` otherwise.
     public func lock(_ path: String) throws -> any FileLock {
         let fd = try openDescriptor(path, flags: O_RDWR | O_CREAT | O_CLOEXEC, operation: "open")
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = currentErrno()
-            if code == EINTR { continue }
+        let (result, code) = retryingOnInterrupt { flock(fd, LOCK_EX | LOCK_NB) }
+        if result != 0 {
             _ = Glibc.close(fd)
             if code == EWOULDBLOCK {
                 throw StrataError(
