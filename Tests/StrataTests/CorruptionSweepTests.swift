@@ -30,7 +30,7 @@ final class CorruptionSweepTests: XCTestCase {
     }
 
     /// The share of offsets the quick sweep of `swift test` damages.
-    private let quickSampling = 0.006
+    private let quickSampling = 0.005
 
     private var sizes: String {
         runner.files.keys.sorted().map { "\($0) \(runner.files[$0]!.count)" }.joined(separator: ", ")
