@@ -36,20 +36,25 @@ extension Database {
     /// The links into `target` recorded in `snapshot`.
     /// - Throws: `.corruption` when the record is damaged.
     static func decodeBacklinks(of target: ObjectKey, in snapshot: Snapshot) throws -> Set<Backlink> {
-        let decoded = try snapshot.withValue(for: backlinkKey(target), in: ObjectFormat.backlinkKeyspace) { bytes -> Set<Backlink> in
-            var reader = ByteReader(bytes: bytes)
-            var result = Set<Backlink>()
-            let count = try reader.count()
-            for _ in 0..<count {
-                let classID = try reader.uint32()
-                let propertyID = try reader.uint32()
-                let key = StorageKey(try reader.take(try reader.count()))
-                result.insert(Backlink(source: ObjectKey(classID: classID, key: key), propertyID: propertyID))
-            }
-            guard reader.isAtEnd else { throw StrataError(.corruption, "a backlink record has trailing bytes") }
-            return result
+        let decoded = try snapshot.withValue(for: backlinkKey(target), in: ObjectFormat.backlinkKeyspace) {
+            Set(try decodeBacklinkRecord($0))
         }
         return decoded ?? []
+    }
+
+    /// The entries of a backlink record, in stored order.
+    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    static func decodeBacklinkRecord(_ bytes: UnsafeRawBufferPointer) throws -> [Backlink] {
+        var reader = ByteReader(bytes: bytes)
+        var result: [Backlink] = []
+        for _ in 0..<(try reader.count()) {
+            let classID = try reader.uint32()
+            let propertyID = try reader.uint32()
+            let key = StorageKey(try reader.take(try reader.count()))
+            result.append(Backlink(source: ObjectKey(classID: classID, key: key), propertyID: propertyID))
+        }
+        guard reader.isAtEnd else { throw StrataError(.corruption, "a backlink record has trailing bytes") }
+        return result
     }
 
     static func encodeBacklinks(_ backlinks: Set<Backlink>) -> [UInt8] {

@@ -14,7 +14,7 @@ extension IntegrityChecker {
             }
             let stored: [Backlink]
             do {
-                stored = try snapshot.withValue(of: item) { try Self.decodeBacklinks($0) }
+                stored = try snapshot.withValue(of: item) { try Database.decodeBacklinkRecord($0) }
             } catch {
                 report.add(.undecodableBacklinks, "the backlink record of \(describe(target)): \(error)")
                 expected[target] = nil
@@ -45,18 +45,4 @@ extension IntegrityChecker {
         return ObjectKey(classID: bigEndianUInt32(bytes[...]), key: StorageKey(bytes.dropFirst(4)))
     }
 
-    /// The entries of a backlink record.
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
-    static func decodeBacklinks(_ bytes: UnsafeRawBufferPointer) throws -> [Backlink] {
-        var reader = ByteReader(bytes: bytes)
-        var result: [Backlink] = []
-        for _ in 0..<(try reader.count()) {
-            let classID = try reader.uint32()
-            let propertyID = try reader.uint32()
-            let key = StorageKey(try reader.take(try reader.count()))
-            result.append(Backlink(source: ObjectKey(classID: classID, key: key), propertyID: propertyID))
-        }
-        guard reader.isAtEnd else { throw StrataError(.corruption, "backlink record has trailing bytes") }
-        return result
-    }
 }
