@@ -30,15 +30,6 @@ public struct SweepRunner {
         return String(repeating: "0", count: max(0, 6 - String(number).count)) + "\(number).seg"
     }
 
-    /// Whether `damage` cuts a segment other than the newest exactly where a record starts:
-    /// what is left is a shorter run of whole records, which recovery accepts (a known bug).
-    public func cutsASealedSegmentAtARecord(_ damage: SweepDamage) -> Bool {
-        guard case .truncate = damage.change, damage.file.hasSuffix(".seg"), damage.file != newestSegment,
-            let bytes = files[damage.file]
-        else { return false }
-        return SweepChecksums.segmentSpans(bytes).contains { $0.crcOffset == damage.offset && $0.crcOffset >= 64 }
-    }
-
     /// The cases of a sweep: for each file (name order) and each chosen offset, the byte
     /// inverted, one bit of it flipped and the byte zeroed; without recomputed checksums also
     /// the file cut there. With recomputed checksums, bytes of checksums are left out.

@@ -14,8 +14,6 @@ struct CorruptionTally: CustomStringConvertible {
     var reported = 0
     /// An open read data of no commit of the fixture and reported nothing.
     var silentlyWrong = 0
-    /// Cases of the known bug that were not checked (a sealed segment cut where a record starts).
-    var knownBug: [String] = []
     /// Cases that trapped (recomputed checksums, run in the reader process).
     var trapped: [Int] = []
 
@@ -23,7 +21,7 @@ struct CorruptionTally: CustomStringConvertible {
         let codes = refused.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return "\(cases) cases: opens that read the whole fixture \(whole), a shorter prefix \(prefix), "
             + "refused [\(codes)], wrong data reported \(reported), wrong data unreported \(silentlyWrong), "
-            + "traps \(trapped.count), known bug (sealed segment cut at a record, not checked) \(knownBug.count)"
+            + "traps \(trapped.count)"
     }
 
     /// Counts `outcome` and says what breaks the rules for a case with intact checksums: each

@@ -48,12 +48,10 @@ final class CorruptionSweepTests: XCTestCase {
     }
 
     /// A sealed log segment or a compacted segment cut right before one of its records is
-    /// left a run of whole records; recovery must see that it is short (it was synced whole
-    /// before the next segment was made) and refuse it, instead of applying the segments after
-    /// it over a hole. Fails today (the database opens with data of no commit, and reads of a
-    /// link to a lost object report damage); set STRATA_KNOWN_BUGS=1 to run it.
+    /// left a run of whole records; recovery must see that it is short (its header records the
+    /// length it was sealed at) and refuse it, instead of applying the segments after it over a
+    /// hole.
     func testSealedSegmentCutWhereARecordStartsIsCorruption() throws {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["STRATA_KNOWN_BUGS"] == "1", "known bug: sealed segment cut at a record")
         for name in runner.files.keys.sorted() where name.hasSuffix(".seg") && name != runner.newestSegment {
             let starts = SweepChecksums.segmentSpans(runner.files[name]!).dropFirst().map(\.crcOffset)
             guard starts.count > 2 else { continue }
@@ -83,19 +81,13 @@ final class CorruptionSweepTests: XCTestCase {
         var tally = CorruptionTally()
         for (index, damage) in cases.enumerated() {
             guard let outcome = run.outcomes[index] else { continue }
-            if runner.cutsASealedSegmentAtARecord(damage) {
-                tally.knownBug.append(damage.description)
-                continue
-            }
             if let problem = tally.checkIntact(outcome, of: damage, digests: digests) {
                 XCTFail("seed \(seed), case \(index): \(problem)")
             }
         }
         tally.trapped = run.trapped
         print("CorruptionSweepTests: intact checksums: \(tally)")
-        XCTAssertEqual(
-            run.trapped.filter { !runner.cutsASealedSegmentAtARecord(cases[$0]) }.map { cases[$0].description }, [],
-            "seed \(seed): these cases trapped")
+        XCTAssertEqual(run.trapped.map { cases[$0].description }, [], "seed \(seed): these cases trapped")
         XCTAssertGreaterThan(tally.refused["corruption", default: 0], 0, "no case was refused: the sweep damaged nothing")
     }
 

@@ -9,7 +9,8 @@
 //    under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
 //    dead records are not copied: S is the whole oldest prefix of the log, so no older record
 //    of a deleted key survives outside S to come back.
-// 3. Sync each output file when it is full, then the directory once.
+// 3. Seal each output file when it is full (its length written into its header, then an fsync),
+//    then sync the directory once.
 // 4. Install (writer lock): sync the active segment if `.none` commits left it behind (the
 //    MANIFEST's sequence floor must not name a commit a crash can still lose), then MANIFEST =
 //    the output segments + every listed segment not in S, in order. Then publish in steps under the published lock: add the output segments; for each
@@ -343,7 +344,7 @@ private struct CompactionOutput {
         return segment
     }
 
-    /// Writes out the buffer, syncs and closes off the current segment.
+    /// Seals the current segment (see `seal()`).
     mutating func finishFiles() throws {
         if current != nil { try seal() }
     }
@@ -372,10 +373,12 @@ private struct CompactionOutput {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes out the buffer, records the segment's length in its header, syncs it and closes
+    /// it off.
     private mutating func seal() throws {
         guard let segment = current else { return }
         try flush()
-        try segment.file.sync()
+        try SegmentWriter.seal(segment, atLength: written)
         finished.append(segment)
         tallies.append(currentTally)
         current = nil

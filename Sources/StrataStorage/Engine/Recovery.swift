@@ -12,6 +12,9 @@
 //      every record's sequence must be above the last committed one. Damage in a sealed
 //      segment is corruption. Damage in the newest segment ends the log when a crash can
 //      explain it (a torn or zero-filled tail that no later synced commit covers).
+//    - Every segment but the newest whose header records a sealed length must be at least that
+//      long (Format/SegmentHeader.swift): a cut where a record starts leaves whole records that
+//      pass every other check.
 //    The last listed segment must be a log segment, and no compacted segment may follow a log
 //    segment.
 // 3. Read-write only: cut the newest segment after its last commit and sync it, remove
@@ -124,7 +127,7 @@ struct Recovery {
                     "a compacted segment is listed after a log segment; compacted segments come first",
                     file: segment.path, offset: 24)
             }
-            return try scanCompactedSegment(segment, size: size, into: &result)
+            return try scanCompactedSegment(segment, header: header, size: size, into: &result)
         }
         result.sawLogSegment = true
         let scan = try indexLogRecords(of: segment, seal: header.recordSeal, size: size, into: &result)
@@ -135,6 +138,9 @@ struct Recovery {
         if let damage = scan.damage {
             keepGoing = try judge(damage, of: scan, in: segment.path, size: size, isNewest: isNewest, into: &result)
             validEnd = scan.committedEnd
+        }
+        if keepGoing, !isNewest {
+            keepGoing = try checkSealedLength(header, size: size, path: segment.path, into: &result)
         }
         if scan.uncommittedRecords > 0 {
             result.events.append(RecoveryEvent(
@@ -179,6 +185,35 @@ struct Recovery {
         let segment = SegmentFile(
             number: number, kind: header.kind, seal: header.recordSeal, path: path, file: file, remover: remover)
         return (segment, header, size)
+    }
+
+    /// Checks a sealed segment (any but the newest) against the length its header recorded
+    /// when it was sealed: a segment cut where a record starts holds only whole records, and
+    /// only this length tells that some are missing. Returns whether recovery goes on to the
+    /// next segment (false when salvage stopped here).
+    ///
+    /// A sealed length of 0 was not recorded (a segment sealed by a build that predates the
+    /// field): nothing to check. A segment longer than its sealed length is read as any other:
+    /// only a build that predates the field appends past it (after a crash between a roll's
+    /// header rewrite and its MANIFEST), and every record past it passes its own checksum.
+    /// - Throws: ``StrataError`` `.corruption` naming the file and its end, where the missing
+    ///   bytes start, unless salvaging.
+    private func checkSealedLength(
+        _ header: SegmentHeader, size: Int, path: String, into result: inout Result
+    ) throws -> Bool {
+        guard header.sealedLength > UInt64(size) else { return true }
+        let missing = Int(clamping: header.sealedLength - UInt64(size))
+        let problem = "the segment is \(size) bytes long but was sealed at \(header.sealedLength) bytes; "
+            + "the \(missing) bytes from \(size) on are missing"
+        guard options.salvage else {
+            throw StrataError.corrupt(
+                "\(problem); run `strata verify`, or open read-only with salvage to keep what precedes them",
+                file: path, offset: size)
+        }
+        result.events.append(RecoveryEvent(
+            kind: .salvagedCorruption, file: path, offset: size, byteCount: missing,
+            message: "\(problem); kept everything before them, read nothing after them"))
+        return false
     }
 
     /// Scans a log segment's committed transactions into the index (puts set, deletes remove).
@@ -239,7 +274,9 @@ struct Recovery {
     }
 
     /// Scans a compacted segment into `result`; returns false when salvage stopped at damage.
-    private func scanCompactedSegment(_ segment: SegmentFile, size: Int, into result: inout Result) throws -> Bool {
+    private func scanCompactedSegment(
+        _ segment: SegmentFile, header: SegmentHeader, size: Int, into result: inout Result
+    ) throws -> Bool {
         let number = segment.number
         var index = result.index
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
@@ -263,7 +300,9 @@ struct Recovery {
         result.compactedSegments.insert(number)
         result.tallies[number] = SegmentTally(records: scan.records, bytes: size)
         result.bytes += size
-        guard let damage = scan.damage else { return true }
+        guard let damage = scan.damage else {
+            return try checkSealedLength(header, size: size, path: segment.path, into: &result)
+        }
         if options.salvage {
             result.events.append(RecoveryEvent(
                 kind: .salvagedCorruption, file: segment.path, offset: damage.offset,

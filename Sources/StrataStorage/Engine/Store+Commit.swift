@@ -223,8 +223,9 @@ extension Store {
     /// Seals the active segment and starts the next one. REQUIRES: `writer` is held.
     private func roll(_ state: inout WriterState) throws {
         guard let active = state.active else { return }
-        // A sealed segment is never written again and must be whole after any crash.
-        try active.file.sync()
+        // A sealed segment is never written again and must be whole after any crash; its
+        // header records how long it is, so that recovery can tell if it is ever cut short.
+        try SegmentWriter.seal(active, atLength: state.offset)
         state.syncedOffset = state.offset
         // Not `active.number + 1`: compacted segments are numbered above the active one.
         let number = try Self.takeSegmentNumber(&state)

@@ -1,9 +1,9 @@
 // The fixed header at the start of every segment file. Part of the on-disk format.
 //
-// ┌───────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────┬──────────┬────────────┬────────┐
-// │ magic (8) │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│kind (1)│ salt (4) │ reserved 31│ crc (4)│
-// └───────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────┴──────────┴────────────┴────────┘
-//   0           8         10         12         16         20         24       25         29           60
+// ┌───────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────┬──────────┬──────────┬────────────┬────────────┬────────┐
+// │ magic (8) │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│kind (1)│ salt (4) │ resv (3) │ sealed (8) │ resv (20)  │ crc (4)│
+// └───────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────┴──────────┴──────────┴────────────┴────────────┴────────┘
+//   0           8         10         12         16         20         24       25         29         32           40           60
 //
 // - magic: the ASCII bytes "STRATASG".
 // - ver: format version, little-endian UInt16. This code writes version 2 and reads 1 and 2;
@@ -27,6 +27,16 @@
 //   MANIFEST that lists one has version 2, which that reader refuses (Log/Manifest.swift).
 // - salt (version 2): a random little-endian UInt32 chosen when the segment is created; it seeds
 //   every record checksum of the segment, with the record's offset (RecordSeal.swift).
+// - sealed: the segment's length in bytes once it is sealed, little-endian UInt64; 0 = not
+//   recorded. A roll writes it into the header of the log segment it seals, and compaction into
+//   each compacted segment it fills, just before the fsync that makes the segment whole, so
+//   it is durable before any MANIFEST lists a later segment (or the compacted one). Recovery
+//   refuses a non-newest segment shorter than it: a cut where a record starts leaves only whole
+//   records, which no checksum can tell from a whole segment. A newest log segment may carry a
+//   stale value (a crash between the rewrite and the next MANIFEST); it is not checked, and the
+//   next roll writes it again. In reserved bytes, which every earlier build wrote as zeros and
+//   does not read, so no version change: segments written before the field read as 0 and are
+//   not checked.
 // - reserved: zero.
 // - crc: masked CRC-32C of bytes [0, 60).
 
@@ -46,6 +56,12 @@ struct SegmentHeader: Equatable, Sendable {
     var kind: SegmentKind = .log
     /// The salt of a version-2 header (0 in a version-1 header, which has none).
     var salt: UInt32 = 0
+    /// The segment's length when it was sealed; 0 when not recorded (a segment still being
+    /// written, or one sealed by a build that predates the field).
+    var sealedLength: UInt64 = 0
+
+    /// Where `sealedLength` lies in the header.
+    static let sealedLengthOffset = 32
 
     /// How the segment's record checksums are seeded.
     var recordSeal: RecordSeal {
@@ -62,6 +78,8 @@ struct SegmentHeader: Equatable, Sendable {
         bytes.appendLittleEndian(cipherID)
         bytes.append(kind.rawValue)
         if version != Self.unsaltedVersion { bytes.appendLittleEndian(salt) }
+        bytes.append(contentsOf: repeatElement(0, count: Self.sealedLengthOffset - bytes.count))
+        bytes.appendLittleEndian(sealedLength)
         bytes.append(contentsOf: repeatElement(0, count: 60 - bytes.count))
         bytes.appendLittleEndian(CRC32C.mask(CRC32C.checksum(bytes)))
         return bytes
@@ -116,6 +134,7 @@ struct SegmentHeader: Equatable, Sendable {
         }
         header.kind = kind
         if version != unsaltedVersion { header.salt = bytes.loadLittleEndian(at: 25, as: UInt32.self) }
+        header.sealedLength = bytes.loadLittleEndian(at: sealedLengthOffset, as: UInt64.self)
         return header
     }
 }

@@ -1,5 +1,5 @@
-// Creating segment files. The append path itself is Store+Commit.swift; compaction's output is
-// written by Engine/Compaction.swift.
+// Creating and sealing segment files. The append path itself is Store+Commit.swift;
+// compaction's output is written by Engine/Compaction.swift.
 
 enum SegmentWriter {
     /// Creates segment `number` in `directory` and writes its header, with a new random salt.
@@ -28,5 +28,25 @@ enum SegmentWriter {
             throw error
         }
         return SegmentFile(number: number, kind: kind, seal: seal, path: path, file: file, remover: remover)
+    }
+
+    /// Seals `segment` at `length` bytes: rewrites its header with that sealed length, then
+    /// syncs the file, so that the length and every record before it are durable together.
+    ///
+    /// A roll calls this on the active segment before it creates the next one, and compaction
+    /// on each output segment once it is full, so the length is on disk before any MANIFEST
+    /// lists a segment after it (or the compacted segment itself); recovery then refuses the
+    /// segment if it is ever shorter. The header is overwritten in place: it lies inside the
+    /// file's first 512-byte sector, whose writes are taken to be atomic (PostgreSQL keeps
+    /// `pg_control` under 512 bytes on the same assumption), so a crash leaves the old header or
+    /// the new one, and both are valid. REQUIRES: `length` is the file's size and nothing writes
+    /// to the segment meanwhile.
+    /// - Throws: ``StrataError`` `.io` when the write or the sync fails.
+    static func seal(_ segment: SegmentFile, atLength length: Int) throws {
+        var header = SegmentHeader(segmentNumber: segment.number, kind: segment.kind, seal: segment.seal)
+        if segment.seal.salt == nil { header.version = SegmentHeader.unsaltedVersion }
+        header.sealedLength = UInt64(length)
+        try segment.file.write(header.encoded(), at: 0)
+        try segment.file.sync()
     }
 }
