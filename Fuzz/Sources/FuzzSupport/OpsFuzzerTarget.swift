@@ -71,7 +71,12 @@ final class OpsRun {
         case .write(let actions, let end): write(actions, end)
         case .query(let index): query(index)
         case .compact:
-            do { try db.compact() } catch { fail("compact() threw \(error)") }
+            do {
+                let report = try db.compact()
+                if KnownIssues.verbose { note("  compacted: \(report)") }
+            } catch {
+                fail("compact() threw \(error)")
+            }
         case .reopen: reopen(on: fileSystem)
         case .crash(let crash):
             reopen(on: fileSystem.crashImage(crash.policy))

@@ -67,7 +67,8 @@ let opsSeeds: [(String, [UInt8])] = [
     ("add-items-with-links", opsThreeItems + Ops.query(2)),
     ("add-self-linking-item", Ops.addItem(5, opsValue(link: opsLink(0), links: [opsLink(0), opsLink(0)]))),
     ("delete-linked-item", opsThreeItems + Ops.delete(0) + Ops.delete(0)),
-    ("upsert-modified", opsThreeItems + Ops.addItem(1, policy: 1, opsValue(name: 6, weight: 3, spot: opsSpot()))),
+    ("upsert-modified", opsThreeItems + Ops.addItem(1, policy: 1, opsValue(name: 6, weight: 3, spot: opsSpot()))
+        + Ops.addItem(1, policy: 1, opsValue(name: 6, count: 5, weight: 3, links: [opsLink(2)]))),
     ("upsert-all", opsThreeItems + Ops.addItem(0, policy: 2, opsValue(extra: 5, links: [opsLink(2)]))),
     ("add-existing-key-fails", opsThreeItems + Ops.write(2) + Ops.addItem(7) + Ops.addItem(0)),
     ("notes-with-embedded-objects", opsThreeItems + Ops.addNote(opsValue(link: opsLink(1), spot: opsSpot(item: opsLink(2))))
@@ -75,7 +76,8 @@ let opsSeeds: [(String, [UInt8])] = [
     ("scalar-sets", opsThreeItems + Ops.set(0, property: 0, 7) + Ops.set(1, property: 1, 4) + Ops.set(2, property: 2, 4)
         + Ops.set(0, property: 3, 6) + Ops.set(1, property: 3, 15)),
     ("list-edits", opsThreeItems + Ops.linksInsert(0, at: 0, opsLink(2)) + Ops.linksInsert(0, at: 9, opsLink(1))
-        + Ops.linksMove(1, 0, 1) + Ops.linksRemove(1, at: 0) + Ops.link(2, opsLink(2))),
+        + Ops.linksInsert(0, at: 9, opsLink(0)) + Ops.linksMove(0, 0, 2) + Ops.linksMove(1, 0, 1) + Ops.linksRemove(1, at: 0)
+        + Ops.link(2, opsLink(2))),
     ("embedded-edits", opsThreeItems + Ops.setSpot(0, opsSpot(label: 7)) + Ops.editSpot(2, which: 0, property: 0, 6)
         + Ops.editSpot(2, which: 1, property: 2, opsLink(0)) + Ops.spots(2, kind: 3, 0, 1) + Ops.spots(2, kind: 2, 0, 0)
         + Ops.spots(2, kind: 1, 0, 0) + Ops.spots(0, kind: 0, 0, 0) + Ops.setSpot(2, nil)),
@@ -85,6 +87,8 @@ let opsSeeds: [(String, [UInt8])] = [
     ("query-names", opsThreeItems + Ops.addNote(opsValue(name: 4)) + Ops.query(4) + Ops.query(2) + Ops.query(0)),
     ("compact-rolled-segments", (0..<8).flatMap { Ops.addItem($0, policy: 2, opsValue(name: 7, extra: 6, spots: [opsSpot(), opsSpot()])) }
         + (0..<8).flatMap { Ops.set($0, property: 3, 5) } + Ops.compact + Ops.delete(3) + Ops.compact + Ops.reopen),
+    ("crash-after-compact", (0..<8).flatMap { Ops.addItem($0, policy: 2, opsValue(name: 7, extra: 6, spots: [opsSpot(), opsSpot()])) }
+        + (0..<8).flatMap { Ops.set($0, property: 3, 5) } + Ops.delete(3) + Ops.compact + Ops.crashDropAll),
     ("reopen", opsThreeItems + Ops.reopen + Ops.delete(1) + Ops.reopen),
     ("crash-keep-all", opsThreeItems + Ops.crashKeepAll + Ops.addNote() + Ops.crashKeepAll),
     ("crash-drop-all", opsThreeItems + Ops.crashDropAll + Ops.delete(2) + Ops.crashDropAll),
