@@ -5,8 +5,9 @@ import Foundation
 import Strata
 
 extension OpsRun {
-    /// Every stored object's values, by item id and note serial.
-    func state() -> (items: [Int: OpsValue], notes: [Int: OpsValue]) {
+    /// Every object's values in `database` (default: the live one), by item id and note serial.
+    func state(of database: Database? = nil) -> (items: [Int: OpsValue], notes: [Int: OpsValue]) {
+        let db = database ?? db
         var items: [Int: OpsValue] = [:]
         let storedItems = db.objects(OpsItem.self)
         for item in storedItems {

@@ -10,6 +10,7 @@
 // - after every step the database holds exactly the model's objects, each with the model's
 //   values (strings compared by bytes, doubles by bits), and every LinkingObjects lists exactly
 //   the objects that link there;
+// - a frozen view taken before a write or a compaction still holds the model before it;
 // - equality on the indexed `name` finds what a scan finds and what the model holds;
 // - `compact()` succeeds; a reopen and a crash (a `crashImage` with the chosen policy, then an
 //   open of the image) succeed and lose nothing: every write was acknowledged at `.full`;
@@ -63,6 +64,26 @@ final class OpsRun {
         if old != nil { fail("the Database outlived its last reference: the reopen would reuse its store") }
         self.fileSystem = fileSystem
         database = open()
+    }
+
+    /// Runs `step`; for a write or a compaction, a frozen view taken before it must still hold
+    /// `previous` afterwards. False when the run ends with the step (a crash image that lost
+    /// the write).
+    func perform(_ step: OpsStep, checkingFrozenViewOf previous: OpsModel) -> Bool {
+        switch step {
+        case .write, .compact:
+            let frozen = db.freeze()
+            defer {
+                let stored = state(of: frozen)
+                if stored.items != previous.items || stored.notes != previous.notes {
+                    compare(stored.items, previous.items, "frozen view: item")
+                    compare(stored.notes, previous.notes, "frozen view: note #")
+                }
+            }
+            return perform(step)
+        default:
+            return perform(step)
+        }
     }
 
     /// Runs `step`; false when the run ends with it (a crash image that lost the write).
@@ -124,15 +145,22 @@ public func runOpsInput(_ input: [UInt8]) -> CInt {
         if KnownIssues.verbose { note("  skipped: known issue") }
         return -1
     }
+    runOpsSteps(steps, verbose: KnownIssues.verbose)
+    return 0
+}
+
+/// Runs decoded steps on a new database, checking it against the model after each.
+func runOpsSteps(_ steps: [(OpsStep, OpsModel)], verbose: Bool) {
     let run = OpsRun()
+    var previous = OpsModel()
     for (index, (step, model)) in steps.enumerated() {
         run.context = "step \(index) \(step)"
-        if KnownIssues.verbose { note("  \(run.context)") }
-        let goesOn = run.perform(step)
+        if verbose { note("  \(run.context)") }
+        let goesOn = run.perform(step, checkingFrozenViewOf: previous)
         run.check(goesOn ? model : run.lostWriteModel)
         if !goesOn { break }
+        previous = model
     }
-    return 0
 }
 
 /// Model classes are reflected once per process and cached; that happens with LeakSanitizer
@@ -143,10 +171,7 @@ enum OpsWarmUp {
         withLeakCheckingDisabled {
             var decoder = OpsDecoder([0, 1, 0, 1, 2, 3, 4, 1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
                                       14, 2, 14, 1, 15, 0, 15, 3, 1, 2])
-            let run = OpsRun()
-            for (step, model) in decoder.decode() where run.perform(step) {
-                run.check(model)
-            }
+            runOpsSteps(decoder.decode(), verbose: false)
         }
         return true
     }()
