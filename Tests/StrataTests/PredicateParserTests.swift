@@ -203,7 +203,10 @@ final class PredicateParserTests: XCTestCase {
         check("blob == %@ AND blob == '\u{1}\u{2}'", data)
         check("ref == %@ AND ref == %@", uuid, uuid.uuidString)
         check("oid == %@ AND oid == %@", oid, oid.stringValue)
-        check("price == %@ AND price == 1.1 AND price > 1 AND price < %@", try Decimal128(string: "1.1"), 2)
+        check("price == %@ AND price == 1.10 AND price > 1 AND price < %@", try Decimal128(string: "1.10"), 2)
+        // Equality is of stored bytes: 1.1 is not 1.10, though neither is less than the other.
+        check("price == 1.1 OR price == %@", try Decimal128(string: "1.1"), expect: false)
+        check("price >= 1.1 AND price <= 1.1")
         check("ratio == 0.1 AND ratio == %@", Float(0.1))
         check("small == -5 AND small < %@", Int8(0))
         check("owner == nil AND nil == owner AND any == nil")

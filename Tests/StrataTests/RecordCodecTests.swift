@@ -114,7 +114,7 @@ final class RecordCodecTests: DatabaseTestCase {
         var trailing = record
         trailing.append(0)
         var deep: [UInt8] = [RecordCodec.version, 1, 1]
-        deep += [UInt8](repeating: 13, count: RecordCodec.maxDepth + 1).flatMap { [$0, 1] }
+        deep += [UInt8](repeating: 13, count: RecordCodec.maxNesting + 2).flatMap { [$0, 1] }
         for bytes in [wrongVersion, trailing, deep] {
             XCTAssertThrowsError(try bytes.withUnsafeBytes { try RecordCodec.decodeFields($0, schema: schema) }) {
                 XCTAssertEqual(($0 as? StrataError)?.code, .corruption)

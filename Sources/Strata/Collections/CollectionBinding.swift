@@ -32,7 +32,10 @@ struct CollectionBinding {
     /// The element at `position` of a list or set field, as `Element`.
     func element<Element: _Persistable>(_ value: FieldValue, at position: Int, as type: Element.Type) -> Element {
         if let target = property.embeddedSchema {
-            return database.embeddedObject(schema: target, parent: owner, property: index, position: position) as! Element
+            guard let id = database.embeddedIdentity(value, schema: target, in: name) else {
+                return Element._strataRead(.null, database)
+            }
+            return database.embeddedObject(schema: target, parent: owner, property: index, position: position, id: id) as! Element
         }
         return Element._strataRead(value, database)
     }

@@ -27,9 +27,21 @@ extension Database {
         return StorageKey(bytes)
     }
 
+    /// The links into `target` recorded in `snapshot`. A damaged backlink record reads as
+    /// empty and is noted (`noteReadFailure`): a write that reads it fails.
+    func storedBacklinks(of target: ObjectKey, in snapshot: Snapshot) -> Set<Backlink> {
+        do {
+            return try Self.decodeBacklinks(of: target, in: snapshot)
+        } catch {
+            noteReadFailure(error, reading: "the backlink record of an object of class \(target.classID)")
+            return []
+        }
+    }
+
     /// The links into `target` recorded in `snapshot`.
-    static func storedBacklinks(of target: ObjectKey, in snapshot: Snapshot) -> Set<Backlink> {
-        let decoded = try? snapshot.withValue(for: backlinkKey(target), in: backlinkKeyspace) { bytes -> Set<Backlink> in
+    /// - Throws: `.corruption` when the record is damaged.
+    static func decodeBacklinks(of target: ObjectKey, in snapshot: Snapshot) throws -> Set<Backlink> {
+        let decoded = try snapshot.withValue(for: backlinkKey(target), in: backlinkKeyspace) { bytes -> Set<Backlink> in
             var reader = ByteReader(bytes: bytes)
             var result = Set<Backlink>()
             let count = try reader.count()
@@ -39,9 +51,10 @@ extension Database {
                 let key = StorageKey(try reader.take(try reader.count()))
                 result.insert(Backlink(source: ObjectKey(classID: classID, key: key), propertyID: propertyID))
             }
+            guard reader.isAtEnd else { throw StrataError(.corruption, "a backlink record has trailing bytes") }
             return result
         }
-        return (decoded ?? nil) ?? []
+        return decoded ?? []
     }
 
     static func encodeBacklinks(_ backlinks: Set<Backlink>) -> [UInt8] {
@@ -67,7 +80,7 @@ extension Database {
     /// Every link into `target` as this view sees it (the open write's changes included).
     func backlinks(of target: ObjectKey) -> Set<Backlink> {
         _ = readVersion()
-        var result = Self.storedBacklinks(of: target, in: transaction?.base ?? snapshot)
+        var result = storedBacklinks(of: target, in: transaction?.base ?? snapshot)
         if let changes = transaction?.backlinkChanges[target] {
             for (backlink, present) in changes {
                 if present { result.insert(backlink) } else { result.remove(backlink) }
@@ -76,12 +89,26 @@ extension Database {
         return result
     }
 
-    /// The keys of the objects of one class linking to `target` through one property.
+    /// The keys of the objects of one class linking to `target` through one property. A
+    /// backlink to an object that does not exist is damage: it is noted and left out.
     func linkingSources(of target: ObjectKey, originClassID: UInt32, propertyID: UInt32) -> [ObjectKey] {
-        backlinks(of: target)
+        let sources = backlinks(of: target)
             .filter { $0.source.classID == originClassID && $0.propertyID == propertyID }
             .map(\.source)
             .sorted { $0.key < $1.key }
+        let existing = sources.filter(objectExists)
+        if existing.count != sources.count {
+            noteReadFailure(
+                StrataError(.corruption, "a backlink record lists an object that does not exist"),
+                reading: "the backlinks of an object of class \(target.classID)")
+        }
+        return existing
+    }
+
+    /// Whether the object at `key` exists in this view (the open write's changes included).
+    func objectExists(_ key: ObjectKey) -> Bool {
+        if let transaction, let change = transaction.change(for: key) { return !change.isDelete }
+        return (transaction?.base ?? snapshot).contains(key.key, in: Keyspace(key.classID))
     }
 
     /// The links a top-level object's fields hold: (target, property id) pairs.
@@ -103,7 +130,7 @@ extension Database {
         case .link(let key): targets.append(key)
         case .list(let elements), .set(let elements): for element in elements { collectLinks(element, into: &targets) }
         case .map(let entries): for entry in entries { collectLinks(entry.value, into: &targets) }
-        case .embedded(_, let fields): for field in fields { collectLinks(field.value, into: &targets) }
+        case .embedded(_, _, let fields): for field in fields { collectLinks(field.value, into: &targets) }
         default: break
         }
     }
@@ -119,8 +146,8 @@ extension Database {
             return .set(elements.filter { $0 != .link(target) }.map { removingLinks(to: target, from: $0) })
         case .map(let entries):
             return .map(entries.map { FieldValue.MapEntry(key: $0.key, value: removingLinks(to: target, from: $0.value)) })
-        case .embedded(let classID, let fields):
-            return .embedded(classID: classID, fields: fields.map { FieldValue.Field(id: $0.id, value: removingLinks(to: target, from: $0.value)) })
+        case .embedded(let classID, let id, let fields):
+            return .embedded(classID: classID, id: id, fields: fields.map { FieldValue.Field(id: $0.id, value: removingLinks(to: target, from: $0.value)) })
         default: return value
         }
     }
@@ -158,12 +185,15 @@ extension Database {
         bumpVersion()
     }
 
-    /// Removes every link to `target` from the objects holding one (before deleting it).
+    /// Removes every link to `target` from the objects holding one (before deleting it),
+    /// whether or not this process registered their classes.
     func unlinkEverywhere(_ target: ObjectKey) {
         for backlink in backlinks(of: target) where backlink.source != target {
-            guard let schema = schemas.byClassID[backlink.source.classID],
-                  var fields = loadFields(backlink.source, schema: schema)
-            else { continue }
+            guard let schema = schemas.byClassID[backlink.source.classID] else {
+                unlinkUnregistered(backlink, from: target)
+                continue
+            }
+            guard var fields = loadFields(backlink.source, schema: schema) else { continue }
             for property in schema.properties where property.mayHoldLinks {
                 fields[property.index] = Self.removingLinks(to: target, from: fields[property.index])
             }
@@ -175,7 +205,7 @@ extension Database {
     func backlinkRecords(into batch: inout WriteBatch) {
         guard let transaction else { return }
         for (target, changes) in transaction.backlinkChanges {
-            var result = Self.storedBacklinks(of: target, in: transaction.base)
+            var result = storedBacklinks(of: target, in: transaction.base)
             for (backlink, present) in changes {
                 if present { result.insert(backlink) } else { result.remove(backlink) }
             }

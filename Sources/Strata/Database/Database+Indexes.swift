@@ -31,14 +31,28 @@ extension Database {
         }
     }
 
-    static func storedIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) -> Set<StorageKey> {
-        let decoded = try? snapshot.withValue(for: indexKey, in: indexKeyspace) { bytes -> Set<StorageKey> in
+    /// The keys of the objects an index entry lists in `snapshot`. A damaged entry reads as
+    /// empty and is noted (`noteReadFailure`): a write that reads it fails.
+    func storedIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) -> Set<StorageKey> {
+        do {
+            return try Self.decodeIndexEntries(indexKey, in: snapshot)
+        } catch {
+            noteReadFailure(error, reading: "a secondary-index record")
+            return []
+        }
+    }
+
+    /// The keys of the objects an index entry lists in `snapshot`.
+    /// - Throws: `.corruption` when the record is damaged.
+    static func decodeIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) throws -> Set<StorageKey> {
+        let decoded = try snapshot.withValue(for: indexKey, in: indexKeyspace) { bytes -> Set<StorageKey> in
             var reader = ByteReader(bytes: bytes)
             var keys = Set<StorageKey>()
             for _ in 0..<(try reader.count()) { keys.insert(StorageKey(try reader.take(try reader.count()))) }
+            guard reader.isAtEnd else { throw StrataError(.corruption, "a secondary-index record has trailing bytes") }
             return keys
         }
-        return (decoded ?? nil) ?? []
+        return decoded ?? []
     }
 
     static func encodeIndexEntries(_ keys: Set<StorageKey>) -> [UInt8] {
@@ -77,7 +91,7 @@ extension Database {
     func indexLookup(schema: ObjectSchema, property: PropertySchema, value: FieldValue) -> [ObjectKey] {
         _ = readVersion()
         let indexKey = Self.indexKey(classID: schema.classID, propertyID: property.propertyID, value: value)
-        var keys = Self.storedIndexEntries(indexKey, in: transaction?.base ?? snapshot)
+        var keys = storedIndexEntries(indexKey, in: transaction?.base ?? snapshot)
         if let changes = transaction?.indexChanges[indexKey] {
             for (key, present) in changes {
                 if present { keys.insert(key) } else { keys.remove(key) }
@@ -90,7 +104,7 @@ extension Database {
     func indexRecords(into batch: inout WriteBatch) {
         guard let transaction else { return }
         for (indexKey, changes) in transaction.indexChanges {
-            var keys = Self.storedIndexEntries(indexKey, in: transaction.base)
+            var keys = storedIndexEntries(indexKey, in: transaction.base)
             for (key, present) in changes {
                 if present { keys.insert(key) } else { keys.remove(key) }
             }

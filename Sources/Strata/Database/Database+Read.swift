@@ -53,17 +53,9 @@ extension Database {
             }
             return fields
         } catch {
-            preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
+            noteReadFailure(error, reading: schema.className)
+            return schema.defaultFields
         }
-    }
-
-    /// A managed view of an embedded object stored in a parent's property.
-    func embeddedObject(schema: ObjectSchema, parent: ObjectState, property: Int, position: Int?) -> ObjectBase {
-        let object = schema.type.init()
-        attach(object, state: ObjectState(
-            database: self, schema: schema, key: parent.key,
-            location: .init(parent: parent, property: property, position: position)))
-        return object
     }
 
     /// A managed object for `key`, or nil when it does not exist in this view.
@@ -79,6 +71,15 @@ extension Database {
         let object = T()
         let state = ObjectState(database: self, schema: schema, key: key)
         state.prime(fields, version: currentVersion)
+        attach(object, state: state)
+        return object
+    }
+
+    /// A new accessor for the embedded object `state` views, read through this (frozen)
+    /// database, referred to by nothing else; nil when it does not exist in this view.
+    func frozenCopy<T: ObjectBase>(ofEmbedded path: ObjectState.Path, as type: T.Type) -> sending T? {
+        guard let state = path.state(in: self) else { return nil }
+        let object = T()
         attach(object, state: state)
         return object
     }
@@ -154,18 +155,19 @@ extension Database {
     }
 
     /// The fields in a record of this view's snapshot (with `only`, just those it flags; the
-    /// others read as their defaults).
+    /// others read as their defaults). Damage reads as the defaults and is noted.
     func decodeFields(of record: Snapshot.Entry, schema: ObjectSchema, only wanted: [Bool]? = nil) -> [FieldValue] {
         var fields: [FieldValue] = []
         do {
             try snapshot.withValue(of: record) { fields = try RecordCodec.decodeFields($0, schema: schema, only: wanted) }
             return fields
         } catch {
-            preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
+            noteReadFailure(error, reading: schema.className)
+            return schema.defaultFields
         }
     }
 
-    /// One field of a record of this view's snapshot.
+    /// One field of a record of this view's snapshot. Damage reads as the default and is noted.
     func decodeField(_ index: Int, of record: Snapshot.Entry, schema: ObjectSchema) -> FieldValue {
         var field: FieldValue?
         do {
@@ -173,7 +175,8 @@ extension Database {
             try snapshot.withValue(of: record) { field = try RecordCodec.decodeField($0, propertyID: id) }
             return field ?? schema.defaultFields[index]
         } catch {
-            preconditionFailure("\(schema.className): reading a stored object failed: \(error)")
+            noteReadFailure(error, reading: "\(schema.className).\(schema.properties[index].name)")
+            return schema.defaultFields[index]
         }
     }
 }

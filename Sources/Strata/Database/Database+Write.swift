@@ -51,8 +51,9 @@ extension Database {
 
     /// Commits the open write transaction.
     /// - Throws: ``StrataError`` `.notInWriteTransaction` when none is open; a deferred
-    ///   `.invalidValue` from a property set in it (the write is then rolled back); the storage
-    ///   engine's errors (the write is then rolled back).
+    ///   `.invalidValue` from a property set in it, or the `.corruption` a read in it found
+    ///   (see ``readFailure``) — the write is then rolled back; the storage engine's errors
+    ///   (the write is then rolled back).
     public func commitWrite() throws {
         guard let transaction else {
             throw StrataError(.notInWriteTransaction, "commitWrite() without beginWrite()")
@@ -69,6 +70,8 @@ extension Database {
             transaction.moveChanges(to: &batch, schemas: schemas)
             backlinkRecords(into: &batch)
             indexRecords(into: &batch)
+            // Reading the stored backlink and index records may have found damage.
+            if let deferred = transaction.deferredError { throw deferred }
             defer {
                 // Kept for the next write, unless this one was so large its buffers should go.
                 batch.removeAll()
@@ -82,6 +85,7 @@ extension Database {
             throw error
         }
         self.transaction = nil
+        pendingEmbedded.removeAll()
         spareWriteTables = transaction.takeTables()
         snapshot = shared.store.snapshot()
         bumpVersion()
@@ -93,6 +97,7 @@ extension Database {
     public func cancelWrite() {
         guard let transaction else { return }
         self.transaction = nil
+        pendingEmbedded.removeAll()
         // Invalidates the objects it added (a write that added none is not listed, so the list
         // grows only with writes that leave invalid objects behind).
         if transaction.addedObjects { cancelledWrites.insert(transaction.serial) }
@@ -192,8 +197,10 @@ extension Database {
             do {
                 for index in accessors.indices {
                     do {
-                        (base + index).initialize(to: index == schema.primaryKeyIndex
-                            ? primaryKeyField : try accessors[index].storedValue(of: object, context: self))
+                        let field = index == schema.primaryKeyIndex
+                            ? primaryKeyField : try accessors[index].storedValue(of: object, context: self)
+                        try field.checkNesting()
+                        (base + index).initialize(to: field)
                     } catch {
                         throw StrataError.inContext("\(schema.className).\(schema.properties[index].name)", error)
                     }
@@ -264,6 +271,9 @@ extension Database {
             transaction.addedObjects = true
         }
         manage(object, state: state, schema: schema)
+        for property in schema.properties where property.embeddedSchema != nil {
+            adoptEmbeddedObjects(in: fields[property.index], property: property.index, parent: state)
+        }
         return key
     }
 

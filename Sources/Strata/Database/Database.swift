@@ -71,6 +71,10 @@ public final class Database: @unchecked Sendable {
     /// copy the snapshot.
     private var pinnedSequence: UInt64 = 0
     @exclusivity(unchecked) var transaction: WriteTransaction?
+    /// The unmanaged embedded objects the open write stored, by the identity they were stored
+    /// with: they become managed views of what was stored once their parent's field is set
+    /// (`adoptEmbeddedObjects`). Emptied when the write ends.
+    @exclusivity(unchecked) var pendingEmbedded: [UInt64: EmbeddedObject] = [:]
     /// The last write's tables, emptied, for the next write to fill.
     @exclusivity(unchecked) var spareWriteTables: WriteTransaction.Tables?
     /// The schema of the class last added (writes only: a live database is used by one thread).
@@ -88,6 +92,9 @@ public final class Database: @unchecked Sendable {
     }
     /// The last commit's batch, kept for its buffers' capacity.
     @exclusivity(unchecked) var reusableBatch = WriteBatch()
+    /// The first damage a read found (see `readFailure`), shared by the threads reading a
+    /// frozen database.
+    let readFailures = Locked<StrataError?>(nil)
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     @exclusivity(unchecked) private(set) var version = 0
 
@@ -112,6 +119,13 @@ public final class Database: @unchecked Sendable {
         self.pinned = snapshot
         self.pinnedSequence = snapshot.sequence
         self.isFrozen = frozen
+    }
+
+    deinit {
+        // A write still open when the last reference goes (the code that began it returned or
+        // threw without ending it) gives up the writer lock, so other writers do not wait for
+        // ever. Its changes are discarded, as `cancelWrite()` would.
+        if transaction != nil { shared.endWrite() }
     }
 
     /// An immutable view of the database as of its latest commit, safe to use from any thread.

@@ -145,6 +145,18 @@ final class WriteTransaction {
         store(.record(start..<records.count), at: reservation, for: key)
     }
 
+    /// Stores `key`'s change in its reserved place as `record`, bytes in the record format.
+    func storeRecord(_ record: [UInt8], at reservation: Reservation, for key: __owned ObjectKey) {
+        let start = records.count
+        record.withUnsafeBytes { bytes in records.append { $0.sink.write(bytes) } }
+        store(.record(start..<records.count), at: reservation, for: key)
+    }
+
+    /// The bytes of a `.record` change.
+    func recordBytes(_ range: Range<Int>) -> [UInt8] {
+        records.withBytes(in: range) { Array($0) }
+    }
+
     /// Stores `key`'s change in its reserved place as the record of `object`'s properties,
     /// written straight from the object with `schema`'s layout.
     /// - Throws: `.invalidValue` when a property's value cannot be stored; the write is then

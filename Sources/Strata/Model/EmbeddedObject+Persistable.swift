@@ -8,7 +8,7 @@ extension EmbeddedObject: _PersistableOptional {
     /// An unmanaged copy of a stored embedded object.
     public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
         let object = Self()
-        guard case .embedded(let classID, let stored) = value, let context,
+        guard case .embedded(let classID, _, let stored) = value, let context,
               let schema = context.schemas.byClassID[classID]
         else { return object }
         for (property, field) in zip(schema.properties, schema.positionalFields(stored)) {
@@ -39,6 +39,6 @@ extension EmbeddedObject: _PersistableOptional {
         for property in schema.properties {
             fields.append(try property.accessor.storedValue(of: self, context: context))
         }
-        return .embedded(classID: schema.classID, fields: schema.storedFields(fields))
+        return .embedded(classID: schema.classID, id: context.storingEmbedded(self), fields: schema.storedFields(fields))
     }
 }

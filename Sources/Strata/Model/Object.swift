@@ -19,21 +19,6 @@ open class Object: ObjectBase {
     /// Makes an unmanaged object with every property at its default.
     public required init() {}
 
-    /// Whether a database manages the object.
-    public var isManaged: Bool { _strataState != nil }
-
-    /// Whether the object was deleted, or added in a write that was cancelled.
-    public var isInvalidated: Bool {
-        guard let state = _strataState else { return false }
-        return !state.isValid
-    }
-
-    /// Whether the object is a frozen (immutable) view of one version.
-    public var isFrozen: Bool { _strataState?.database.isFrozen ?? false }
-
-    /// The database that manages the object, if any.
-    public var database: Database? { _strataState?.database }
-
     /// An immutable copy of this managed object as of the latest commit, safe to use from any
     /// thread. The result is `sending`: a new object no one else refers to, which may be handed
     /// to another task or thread (`Task.detached { frozen.name }`).
@@ -59,9 +44,36 @@ open class Object: ObjectBase {
 /// primary key. Declare one as you would an ``Object`` subclass.
 ///
 /// Thread safety: as its parent's.
+///
+/// A managed embedded object has an identity of its own, as in Realm: a reference to one follows
+/// it when the list around it changes, and is invalidated when it is removed from its parent,
+/// replaced by another object, or deleted with its parent. Storing an unmanaged embedded object
+/// (adding its parent, or setting it on a managed parent inside a write) makes it managed.
 open class EmbeddedObject: ObjectBase {
     /// Makes an unmanaged embedded object with every property at its default.
     public required init() {}
+
+    /// An immutable view of this managed embedded object as of the latest commit, safe to use
+    /// from any thread (see ``Object/freeze()``).
+    /// - Precondition: the object is managed and valid.
+    public func freeze() -> sending Self {
+        guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
+        let frozen = state.database.isFrozen ? state.database : state.database.freeze()
+        guard let copy = frozen.frozenCopy(ofEmbedded: state.path, as: Self.self) else {
+            preconditionFailure("\(Self.className): the object has been deleted or invalidated")
+        }
+        return copy
+    }
+
+    /// A live view of this frozen embedded object, or nil when it no longer exists (itself
+    /// when it is live or unmanaged).
+    public func thaw() -> Self? {
+        guard let state = _strataState, state.database.isFrozen else { return self }
+        guard let live = state.path.state(in: state.database.thaw()) else { return nil }
+        let object = Self()
+        live.database.attach(object, state: live)
+        return object
+    }
 }
 
 /// Schemas of classes built outside a database (for `init(value:)`), once per class.

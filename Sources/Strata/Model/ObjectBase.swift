@@ -35,6 +35,22 @@ open class ObjectBase {
         }
     }
 
+    /// Whether a database manages the object.
+    public var isManaged: Bool { _strataState != nil }
+
+    /// Whether the object was deleted (an embedded object: removed from its parent, replaced,
+    /// or deleted with it), or added in a write that was cancelled.
+    public var isInvalidated: Bool {
+        guard let state = _strataState else { return false }
+        return !state.isValid
+    }
+
+    /// Whether the object is a frozen (immutable) view of one version.
+    public var isFrozen: Bool { _strataState?.database.isFrozen ?? false }
+
+    /// The database that manages the object, if any.
+    public var database: Database? { _strataState?.database }
+
     /// The class name the schema uses (the Swift class name without its module).
     public class var className: String { String(describing: self) }
 }

@@ -17,8 +17,9 @@ public final class ObjectState {
     unowned(unsafe) let schema: ObjectSchema
     /// The key of the top-level object whose record holds these fields.
     let key: ObjectKey
-    /// For an embedded object: where in its parent it lives.
-    let location: EmbeddedLocation?
+    /// For an embedded object: where in its parent it lives (its position in a list is where it
+    /// was last found).
+    @exclusivity(unchecked) private(set) var location: EmbeddedLocation?
     /// Set while the object is being added (its fields are being read): a link back to it
     /// from an object added meanwhile refers to `key`.
     @exclusivity(unchecked) var isBeingAdded = false
@@ -37,11 +38,17 @@ public final class ObjectState {
     /// Keeps the database alive as long as one of its objects is.
     private let retainedDatabase: Database
 
+    /// Where an embedded object lives: its parent, the parent's property, and its identity,
+    /// which it keeps while it stays in that property (see `EmbeddedObject`).
     struct EmbeddedLocation {
         let parent: ObjectState
         let property: Int
-        /// The position in a list property, or nil for a to-one property.
-        let position: Int?
+        /// The position in a list property where the object was last found, or nil for a
+        /// to-one property.
+        var position: Int?
+        /// The object's identity among the embedded objects of its parent (0 for one stored
+        /// without an identity, known by its position alone).
+        let id: UInt64
     }
 
     init(database: Database, schema: ObjectSchema, key: ObjectKey, location: EmbeddedLocation? = nil, tracer: KeyPathTracer? = nil) {
@@ -84,14 +91,36 @@ public final class ObjectState {
 
     private func loadFields() -> [FieldValue]? {
         guard let location else { return database.loadFields(key, schema: schema) }
-        guard let parentFields = location.parent.currentFields() else { return nil }
-        var value = parentFields[location.property]
-        if let position = location.position {
-            guard case .list(let elements) = value, position < elements.count else { return nil }
-            value = elements[position]
+        guard let parentFields = location.parent.currentFields(),
+              let found = Self.find(location, classID: schema.classID, in: parentFields[location.property])
+        else { return nil }
+        self.location?.position = found.position
+        return schema.positionalFields(found.fields)
+    }
+
+    /// Where the embedded object at `location` is in its parent's field `value`: its position
+    /// (for a list) and its stored fields; nil when it is no longer there (removed, replaced).
+    /// The position it was last found at is looked at first, then the whole list.
+    static func find(
+        _ location: EmbeddedLocation, classID: UInt32, in value: FieldValue
+    ) -> (position: Int?, fields: [FieldValue.Field])? {
+        func fields(of element: FieldValue) -> [FieldValue.Field]? {
+            guard case .embedded(let storedClass, let id, let fields) = element,
+                  storedClass == classID, id == location.id
+            else { return nil }
+            return fields
         }
-        guard case .embedded(let classID, let stored) = value, classID == schema.classID else { return nil }
-        return schema.positionalFields(stored)
+        guard let position = location.position else {
+            return fields(of: value).map { (nil, $0) }
+        }
+        guard case .list(let elements) = value else { return nil }
+        if position < elements.count, let found = fields(of: elements[position]) { return (position, found) }
+        // An object without identity is known by its position alone.
+        guard location.id != 0 else { return nil }
+        for index in elements.indices {
+            if let found = fields(of: elements[index]) { return (index, found) }
+        }
+        return nil
     }
 
     /// The database reads convert values with (links resolve through it).
@@ -131,8 +160,10 @@ public final class ObjectState {
         }
         if let target = property.embeddedSchema {
             // An embedded object is a view of a value inside this object's fields.
-            guard case .embedded = fields[index] else { return Value._strataRead(.null, database) }
-            return database.embeddedObject(schema: target, parent: self, property: index, position: nil) as! Value
+            guard let id = database.embeddedIdentity(fields[index], schema: target, in: "\(schema.className).\(property.name)") else {
+                return Value._strataRead(.null, database)
+            }
+            return database.embeddedObject(schema: target, parent: self, property: index, position: nil, id: id) as! Value
         }
         return Value._strataRead(fields[index], database)
     }
@@ -151,19 +182,66 @@ public final class ObjectState {
         }
         current[index] = field
         guard let location else {
+            // A top-level field: its nesting is checked here, with every embedded level in it.
+            do {
+                try field.checkNesting()
+            } catch {
+                database.transaction?.defer(error, context: "\(schema.className).\(schema.properties[index].name)")
+                return
+            }
             database.replaceFields(of: key, schema: schema, with: current)
+            database.adoptEmbeddedObjects(in: field, property: index, parent: self)
             return
         }
-        let embedded = FieldValue.embedded(classID: schema.classID, fields: schema.storedFields(current))
+        defer { database.adoptEmbeddedObjects(in: field, property: index, parent: self) }
+        let embedded = FieldValue.embedded(classID: schema.classID, id: location.id, fields: schema.storedFields(current))
         if let position = location.position {
+            // `currentFields()` above found the object at `position` in the parent's current list.
             guard let parentFields = location.parent.currentFields(),
                   case .list(var elements) = parentFields[location.property], position < elements.count
-            else { preconditionFailure("\(schema.className): the embedded object no longer exists") }
+            else { preconditionFailure("\(schema.className): the embedded object was found, then not") }
             elements[position] = embedded
             location.parent.store(.list(elements), at: location.property)
         } else {
             location.parent.store(embedded, at: location.property)
         }
+    }
+
+    /// How to find this object from the top: the top-level object's key and schema, then, for
+    /// an embedded object, each step down (schema, property, position, identity).
+    struct Path: Sendable {
+        struct Step: Sendable {
+            let schema: ObjectSchema
+            let property: Int
+            let position: Int?
+            let id: UInt64
+        }
+        let key: ObjectKey
+        let schema: ObjectSchema
+        let steps: [Step]
+
+        /// The object at this path read through `database` (a frozen or a live view of the
+        /// same files), or nil when it does not exist there.
+        func state(in database: Database) -> ObjectState? {
+            var state = ObjectState(database: database, schema: schema, key: key)
+            for step in steps {
+                state = ObjectState(
+                    database: database, schema: step.schema, key: key,
+                    location: .init(parent: state, property: step.property, position: step.position, id: step.id))
+            }
+            return state.isValid ? state : nil
+        }
+    }
+
+    /// This object's path from the top-level object that holds it.
+    var path: Path {
+        var steps: [Path.Step] = []
+        var state = self
+        while let location = state.location {
+            steps.append(.init(schema: state.schema, property: location.property, position: location.position, id: location.id))
+            state = location.parent
+        }
+        return Path(key: key, schema: state.schema, steps: steps.reversed())
     }
 
     /// Whether the object still exists in its view.

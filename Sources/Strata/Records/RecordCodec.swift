@@ -24,7 +24,10 @@ import StrataStorage
 //   13   list: count varint │ value*
 //   14   set: count varint │ value*
 //   15   map: count varint │ (key length varint │ UTF-8 key │ value)*
-//   16   embedded object: class id varint │ field count varint │ field*  (fields by property id)
+//   16   embedded object without identity: class id varint │ field count varint │ field*
+//   17   embedded object: class id varint │ identity varint │ field count varint │ field*
+//        (fields by property id; the identity, never 0, tells the object from its siblings in
+//        its parent, so that a held reference follows it when the list around it changes)
 //
 // Fields whose property id the reader does not know are skipped (a removed property); a
 // property with no field takes its default (a property added later). Decoding never traps:
@@ -32,8 +35,11 @@ import StrataStorage
 
 enum RecordCodec {
     static let version: UInt8 = 1
-    /// Nesting deeper than this (lists in maps in lists…) is refused as corruption.
-    static let maxDepth = 64
+    /// How deep containers (lists, sets, maps, embedded objects) may nest in one property's
+    /// value: 100 levels, as Realm allows. Writes refuse a deeper value (`.invalidValue`, see
+    /// `FieldValue.checkNesting`); reads take it as corruption. The same number on both sides,
+    /// so every value a write accepts, a read returns.
+    static let maxNesting = 100
 
     /// Appends the record of an object's fields (in property order) to `bytes`.
     static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
@@ -118,6 +124,30 @@ enum RecordCodec {
             try reader.skipValue(depth: 0)
         }
         return nil
+    }
+
+    /// Decodes a record without a schema: its fields by property id, in stored order (records
+    /// are self-describing). For records of classes this process has no Swift class for.
+    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    static func decodeStoredFields(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {
+        var reader = try recordReader(bytes)
+        let fields = try reader.fields(depth: 0)
+        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
+        return fields
+    }
+
+    /// The record of fields by property id (see `decodeStoredFields`).
+    static func encode(storedFields fields: [FieldValue.Field]) -> [UInt8] {
+        [UInt8](encoding: StoredFieldsRecord(fields: fields))
+    }
+
+    private struct StoredFieldsRecord: ByteEncodable {
+        let fields: [FieldValue.Field]
+
+        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
+            writer.byte(RecordCodec.version)
+            writer.fields(fields)
+        }
     }
 
     private static func recordReader(_ bytes: UnsafeRawBufferPointer) throws -> ByteReader {
@@ -273,9 +303,10 @@ struct ByteWriter<Sink: ByteSink> {
                 utf8(entry.key)
                 self.value(entry.value)
             }
-        case .embedded(let classID, let fields):
-            byte(16)
+        case .embedded(let classID, let id, let fields):
+            byte(id == 0 ? 16 : 17)
             varint(UInt64(classID))
+            if id != 0 { varint(id) }
             self.fields(fields)
         }
     }
@@ -394,7 +425,7 @@ struct ByteReader {
     /// Moves past one value, checking its structure (tags, lengths, nesting) but building
     /// nothing: strings are not validated as UTF-8 until they are read.
     mutating func skipValue(depth: Int) throws {
-        guard depth < RecordCodec.maxDepth else { throw corrupt("values nested too deeply") }
+        guard depth <= RecordCodec.maxNesting else { throw corrupt("values nested more than \(RecordCodec.maxNesting) levels deep") }
         let tag = try byte()
         switch tag {
         case 0, 1, 2: return
@@ -414,8 +445,9 @@ struct ByteReader {
                 _ = try take(try count())
                 try skipValue(depth: depth + 1)
             }
-        case 16:
+        case 16, 17:
             _ = try uint32()
+            if tag == 17 { _ = try varint() }
             for _ in 0..<(try count()) {
                 _ = try uint32()
                 try skipValue(depth: depth + 1)
@@ -426,7 +458,7 @@ struct ByteReader {
     }
 
     mutating func value(depth: Int) throws -> FieldValue {
-        guard depth < RecordCodec.maxDepth else { throw corrupt("values nested too deeply") }
+        guard depth <= RecordCodec.maxNesting else { throw corrupt("values nested more than \(RecordCodec.maxNesting) levels deep") }
         let tag = try byte()
         switch tag {
         case 0: return .null
@@ -468,9 +500,10 @@ struct ByteReader {
                 entries.append(FieldValue.MapEntry(key: key, value: try value(depth: depth + 1)))
             }
             return .map(entries)
-        case 16:
+        case 16, 17:
             let classID = try uint32()
-            return .embedded(classID: classID, fields: try fields(depth: depth + 1))
+            let id = tag == 17 ? try varint() : 0
+            return .embedded(classID: classID, id: id, fields: try fields(depth: depth + 1))
         default:
             throw corrupt("unknown value tag \(tag)")
         }

@@ -58,9 +58,17 @@ enum QueryEvaluator {
 /// The order of stored values: numbers compare across integer and floating types, null sorts
 /// first, strings by Unicode scalars (as Realm's default, case-sensitive).
 enum FieldOrder {
+    /// Values of one type are equal when their stored bytes are (`FieldValue.==`: no Unicode
+    /// normalization, -0.0 is not 0.0, 1.0 is not 1.00); numbers of different types compare by
+    /// value (an Int property equals 3.0).
     static func equal(_ lhs: FieldValue, _ rhs: FieldValue) -> Bool {
-        if let order = compare(lhs, rhs) { return order == 0 }
-        return lhs == rhs
+        if lhs == rhs { return true }
+        switch (lhs, rhs) {
+        case (.int, .float), (.int, .double), (.float, .int), (.double, .int), (.float, .double), (.double, .float):
+            return compare(lhs, rhs) == 0
+        default:
+            return false
+        }
     }
 
     /// -1, 0 or 1; nil when the values are of kinds that do not compare.

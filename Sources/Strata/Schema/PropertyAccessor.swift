@@ -107,7 +107,9 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
         if let scalar, managedIndex(object) < 0 {
             try scalar.writeField(storedAt: UnsafeRawPointer(value(object)), to: &writer)
         } else {
-            writer.value(try storedValue(of: object, context: context))
+            let field = try storedValue(of: object, context: context)
+            try field.checkNesting()
+            writer.value(field)
         }
     }
 

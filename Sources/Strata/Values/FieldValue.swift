@@ -6,7 +6,8 @@ import StrataStorage
 // bytes); `_Persistable` types convert to and from it.
 
 /// A stored property value: how the object layer represents any persisted value internally.
-/// Not for direct use; models use the Swift types. Immutable and `Sendable`.
+/// Not for direct use; models use the Swift types. Immutable and `Sendable`. Equality is
+/// equality of the stored bytes (see `FieldValue+Equality.swift`).
 public enum FieldValue: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -26,8 +27,10 @@ public enum FieldValue: Hashable, Sendable {
     case set([FieldValue])
     /// Keys in ascending order, each once.
     case map([MapEntry])
-    /// An embedded object, stored inline: its class id and its fields by property id.
-    case embedded(classID: UInt32, fields: [Field])
+    /// An embedded object, stored inline: its class id, its identity among the embedded objects
+    /// of its parent (0 for one stored without an identity: it is known by its position), and
+    /// its fields by property id.
+    case embedded(classID: UInt32, id: UInt64, fields: [Field])
 
     /// One entry of a stored map.
     public struct MapEntry: Hashable, Sendable {
