@@ -68,7 +68,6 @@ public enum OpsPools {
     /// The number of primary keys items use (0..<itemIDs).
     public static let itemIDs = 8
 
-    /// Pool indexes whose twin is also in the pool, per pool.
+    /// The indexes of the canonically equal strings.
     static let twinStrings: Set<Int> = [4, 5]
-    static let twinDoubles: Set<Int> = [6, 7]
 }
