@@ -26,6 +26,7 @@ extension OpsRun {
     /// Checks that the database holds `model`: objects, values, backlinks, the last query.
     func check(_ model: OpsModel) {
         let (items, notes) = state()
+        if let failure = db.readFailure { fail("a read found damage: \(failure)") }
         compare(items, model.items, "item")
         compare(notes, model.notes, "note #")
         for item in db.objects(OpsItem.self) { checkBacklinks(item, model) }

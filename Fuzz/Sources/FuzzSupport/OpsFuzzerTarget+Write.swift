@@ -117,13 +117,21 @@ extension OpsRun {
         switch action {
         case .spotsInsert(let target, let index, let value):
             let spots = object(target).spots
-            if index == spots.count { spots.append(spot(value)) } else { spots.insert(spot(value), at: index) }
-        case .spotsReplace(let target, let index, let value): object(target).spots[index] = spot(value)
-        case .spotsRemove(let target, let index): object(target).spots.remove(at: index)
-        case .spotsMove(let target, let from, let to): object(target).spots.move(from: from, to: to)
+            holdingSpots(spots, gone: nil) {
+                if index == spots.count { spots.append(spot(value)) } else { spots.insert(spot(value), at: index) }
+            }
+        case .spotsReplace(let target, let index, let value):
+            let spots = object(target).spots
+            holdingSpots(spots, gone: index) { spots[index] = spot(value) }
+        case .spotsRemove(let target, let index):
+            let spots = object(target).spots
+            holdingSpots(spots, gone: index) { spots.remove(at: index) }
+        case .spotsMove(let target, let from, let to):
+            let spots = object(target).spots
+            holdingSpots(spots, gone: nil) { spots.move(from: from, to: to) }
         case .setScore(let target, let key, let index):
             object(target).scores[OpsPools.strings[key]] = index.map { OpsPools.ints[$0] }
-        case .delete(let target): try db.delete(object(target))
+        case .delete(let target): try deleteHolding(object(target))
         default: fail("unhandled action \(action)")
         }
     }

@@ -11,6 +11,8 @@
 //   values (strings compared by bytes, doubles by bits), and every LinkingObjects lists exactly
 //   the objects that link there;
 // - a frozen view taken before a write or a compaction still holds the model before it;
+// - no read finds damage (`readFailure` stays nil); references held across an edit of `spots`
+//   or a delete read the same object, or are invalidated when it went (OpsFuzzerTarget+Held);
 // - equality on the indexed `name` finds what a scan finds and what the model holds;
 // - `compact()` succeeds; a reopen and a crash (a `crashImage` with the chosen policy, then an
 //   open of the image) succeed and lose nothing: every write was acknowledged at `.full`;
