@@ -43,9 +43,20 @@ public enum OpsWriteEnd: Sendable, Equatable {
     case commit
     /// The block throws after its last action: everything is rolled back.
     case throwing
-    /// The last action throws `.primaryKeyExists` (an `add` with `.error` of an existing key);
-    /// the block rethrows it: everything is rolled back.
-    case failing
+    /// The last action fails (an `add` throws, or a setter's error fails the commit):
+    /// everything is rolled back.
+    case failing(OpsFailure)
+}
+
+/// Why an action fails.
+public enum OpsFailure: Sendable, Equatable {
+    /// `add` with `.error` of an existing key: `.primaryKeyExists`.
+    case primaryKeyExists
+    /// A value nested deeper than 100 levels (OpsPools.tooDeep): `.invalidValue`, thrown by
+    /// `add` or, for a setter, by the commit.
+    case tooDeep
+    /// Both at once (an `add` with `.error` of an existing key and a value too deep): either.
+    case either
 }
 
 /// How a simulated crash treats unsynced writes.
@@ -72,19 +83,25 @@ public enum OpsStep: Sendable, Equatable {
 }
 
 extension OpsModel {
-    /// Applies `action`; returns false when it fails (`.primaryKeyExists`) and changes nothing.
-    mutating func apply(_ action: OpsAction) -> Bool {
+    /// Applies `action`; returns why it fails (changing nothing), or nil.
+    mutating func apply(_ action: OpsAction) -> OpsFailure? {
         switch action {
         case .addItem(let id, let value, let policy):
-            if items[id] != nil, policy == 0 { return false }
+            let exists = items[id] != nil && policy == 0
+            if exists || value.extra == OpsPools.tooDeep {
+                return exists ? (value.extra == OpsPools.tooDeep ? .either : .primaryKeyExists) : .tooDeep
+            }
             items[id] = value
         case .addNote(let serial, let value):
+            if value.extra == OpsPools.tooDeep { return .tooDeep }
             notes[serial] = value
             nextSerial = serial + 1
         case .setName(let target, let index): self[target]!.name = index
         case .setCount(let target, let index): self[target]!.count = index
         case .setWeight(let target, let index): self[target]!.weight = index
-        case .setExtra(let target, let index): self[target]!.extra = index
+        case .setExtra(let target, let index):
+            if index == OpsPools.tooDeep { return .tooDeep }
+            self[target]!.extra = index
         case .setLink(let target, let id): self[target]!.link = id
         case .linksInsert(let target, let index, let id): self[target]!.links.insert(id, at: index)
         case .linksRemove(let target, let index): self[target]!.links.remove(at: index)
@@ -101,7 +118,7 @@ extension OpsModel {
         case .setScore(let target, let key, let value): self[target]!.scores[key] = value
         case .delete(let target): delete(target)
         }
-        return true
+        return nil
     }
 }
 

@@ -55,16 +55,25 @@ public enum OpsPools {
     /// Ints for `count`, `level` and map values.
     public static let ints: [Int] = [0, 1, -1, 42, Int.max, Int.min, 1 << 40, -7]
     /// AnyValues for `extra` (no objects: the harness keeps links to the typed properties).
-    /// Computed: an AnyValue may hold an object, so the type is not Sendable.
-    public static var anyValues: [AnyValue] { [
+    /// `nonisolated(unsafe)`: AnyValue is not Sendable (it may hold an object), these values
+    /// hold none and are never changed.
+    nonisolated(unsafe) public static let anyValues: [AnyValue] = [
         .none, .int(3), .string("Rex"), .double(2.5), .bool(true),
         .list([.int(1), .string("x"), .none]), .map(["k": .int(2), "l": .list([.bool(false)])]),
         .data(Data([0, 1, 2])), .date(Date(timeIntervalSince1970: 1e9)),
         .objectId(ObjectId("000000000000000000001111")!),
         .uuid(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!),
         .decimal128(Decimal128(12)), .float(0.5), .list([]), .map([:]),
-        .list([.list([.list([.int(7)])])]),
-    ] }
+        .list([.list([.list([.int(7)])])]), nested(100), nested(101),
+    ]
+    /// The index of `nested(101)`, which no write may store (`.invalidValue`).
+    public static let tooDeep = 17
+
+    /// `levels` lists, each the only element of the one around it, around an Int: Strata
+    /// stores values nested up to 100 levels deep, as Realm does.
+    static func nested(_ levels: Int) -> AnyValue {
+        (0..<levels).reduce(AnyValue.int(levels)) { inner, _ in .list([inner]) }
+    }
     /// The number of primary keys items use (0..<itemIDs).
     public static let itemIDs = 8
 

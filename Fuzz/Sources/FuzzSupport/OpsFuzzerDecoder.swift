@@ -115,7 +115,7 @@ public struct OpsDecoder {
             first = nil
             guard let action = nextAction(code, working) else { continue }
             actions.append(action)
-            if !working.apply(action) { return .write(actions, .failing) }
+            if let failure = working.apply(action) { return .write(actions, .failing(failure)) }
         }
         if actions.isEmpty { return nil }
         if throwing { return .write(actions, .throwing) }

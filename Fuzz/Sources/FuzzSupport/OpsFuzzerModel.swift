@@ -7,7 +7,8 @@
 // and in their embedded objects) to nil and removes every list entry of it; an object's
 // embedded objects go with it; `add(_:update:)` with `.modified` or `.all` leaves the stored
 // object with exactly the new object's values (its backlinks stay); `.error` on an existing key
-// fails the write; a write that throws changes nothing.
+// fails the write, and so does a value nested more than 100 levels deep; a write that throws
+// changes nothing.
 
 /// An embedded OpsSpot's values.
 public struct OpsSpotValue: Equatable, Sendable {

@@ -18,12 +18,24 @@ extension OpsRun {
         } catch is OpsRollback {
             if end != .throwing { fail("the harness's error escaped a write that does not throw") }
         } catch let error as StrataError {
-            guard end == .failing, error.code == .primaryKeyExists, performed == actions.count - 1 else {
+            guard case .failing(let failure) = end, expects(failure, error, performed: performed, of: actions.count) else {
                 fail("action \(performed) of the write threw \(error.code.name): \(error)")
             }
         } catch {
             fail("the write threw a non-StrataError: \(error)")
         }
+    }
+
+    /// Whether a write whose last action fails for `failure` may throw `error` once `performed`
+    /// of its `count` actions returned: `add` throws; a setter's error fails the commit.
+    func expects(_ failure: OpsFailure, _ error: StrataError, performed: Int, of count: Int) -> Bool {
+        let codes: [StrataError.Code] = switch failure {
+        case .primaryKeyExists: [.primaryKeyExists]
+        case .tooDeep: [.invalidValue]
+        case .either: [.primaryKeyExists, .invalidValue]
+        }
+        let mayFailAtCommit = failure != .primaryKeyExists
+        return codes.contains(error.code) && (performed == count - 1 || (performed == count && mayFailAtCommit))
     }
 
     /// The stored object `target` names (it must exist).

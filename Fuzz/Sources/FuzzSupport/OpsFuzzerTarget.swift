@@ -5,8 +5,9 @@
 // The database runs on a MemoryFileSystem (through the @_spi(Testing) storage options) with
 // durability `.full`, 4 KiB segments (so writes roll segments and compaction has sealed ones to
 // rewrite) and a compression threshold of 256 bytes. Rules, each a trap (a finding) when broken:
-// - a write commits, or rolls back with the error the model predicts (`.primaryKeyExists`) or
-//   the harness's own; no other error, and nothing of a rolled-back write remains;
+// - a write commits, or rolls back with the error the model predicts (`.primaryKeyExists`,
+//   `.invalidValue` for a value nested too deep) or the harness's own; no other error, and
+//   nothing of a rolled-back write remains;
 // - after every step the database holds exactly the model's objects, each with the model's
 //   values (strings compared by bytes, doubles by bits), and every LinkingObjects lists exactly
 //   the objects that link there;

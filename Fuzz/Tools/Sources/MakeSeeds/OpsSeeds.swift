@@ -87,6 +87,10 @@ let opsSeeds: [(String, [UInt8])] = [
     ("query-names", opsThreeItems + Ops.addNote(opsValue(name: 4)) + Ops.query(4) + Ops.query(2) + Ops.query(0)),
     ("compact-rolled-segments", (0..<8).flatMap { Ops.addItem($0, policy: 2, opsValue(name: 7, extra: 6, spots: [opsSpot(), opsSpot()])) }
         + (0..<8).flatMap { Ops.set($0, property: 3, 5) } + Ops.compact + Ops.delete(3) + Ops.compact + Ops.reopen),
+    ("nested-100-levels", Ops.addItem(0, opsValue(extra: 16)) + Ops.addItem(1) + Ops.set(1, property: 3, 16) + Ops.reopen),
+    ("nested-101-levels-refused", Ops.addItem(0, opsValue(extra: 17)) + Ops.addItem(1) + Ops.addNote(opsValue(extra: 17))
+        + Ops.set(0, property: 3, 17) + Ops.write(2) + Ops.set(0, property: 1, 4) + Ops.set(0, property: 3, 17)
+        + Ops.addItem(0, opsValue(extra: 17)) + Ops.addItem(1, opsValue(extra: 17)) + Ops.addItem(1, policy: 1, opsValue(extra: 17))),
     ("crash-after-compact", (0..<8).flatMap { Ops.addItem($0, policy: 2, opsValue(name: 7, extra: 6, spots: [opsSpot(), opsSpot()])) }
         + (0..<8).flatMap { Ops.set($0, property: 3, 5) } + Ops.delete(3) + Ops.compact + Ops.crashDropAll),
     ("reopen", opsThreeItems + Ops.reopen + Ops.delete(1) + Ops.reopen),
