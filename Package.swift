@@ -47,7 +47,35 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataStorage"]
+            dependencies: [
+                "Strata", "StrataStorage", "StrataKillWorkload", "StrataKillWriter",
+                "StrataCorruptionSweep", "StrataCorruptionReader",
+            ]
+        ),
+        // The seeded object workload that the SIGKILL tests run in a child process and check.
+        .target(
+            name: "StrataKillWorkload",
+            dependencies: ["Strata", "StrataStorage"],
+            path: "Tests/KillWorkload"
+        ),
+        // The child process of the SIGKILL tests (KillTests, Tests/Scripts/kill-sweep.sh).
+        .executableTarget(
+            name: "StrataKillWriter",
+            dependencies: ["Strata", "StrataKillWorkload"],
+            path: "Tests/KillWriter"
+        ),
+        // The fixture, damage and checks of the corruption sweep (CorruptionSweepTests).
+        .target(
+            name: "StrataCorruptionSweep",
+            dependencies: ["Strata", "StrataStorage"],
+            path: "Tests/CorruptionSweep"
+        ),
+        // Runs corruption cases in a child process, so that a case that traps is reported as
+        // that case instead of ending the test run.
+        .executableTarget(
+            name: "StrataCorruptionReader",
+            dependencies: ["StrataCorruptionSweep"],
+            path: "Tests/CorruptionReader"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 // Strata: the object layer (Realm-style models over StrataStorage).
 //
-// This module grows into `Object`, `@Persisted`, `Database`, `Results` and the rest of the
-// object model. The storage engine's error type is Strata's error type too.
+// This module is `Object`, `@Persisted`, `Database`, `Results` and the rest of the object model.
+// The storage engine's error type is Strata's error type too.
 
 @_exported import struct StrataStorage.StrataError
 @_exported import struct StrataStorage.CompactionReport

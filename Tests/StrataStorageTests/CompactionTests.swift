@@ -538,11 +538,11 @@ final class CompactionTests: XCTestCase {
 
     func testSegmentKindByteAndManifestVersions() throws {
         // The kind byte round-trips; an unknown kind is a newer format.
-        let header = SegmentHeader(segmentNumber: 9, kind: .compacted)
+        let header = SegmentHeader(segmentNumber: 9, kind: .compacted, seal: .random())
         var bytes = header.encoded()
         XCTAssertEqual(bytes[24], 1)
         XCTAssertEqual(try bytes.withUnsafeBytes { try SegmentHeader.decode($0, file: "x") }, header)
-        XCTAssertEqual(SegmentHeader(segmentNumber: 9).encoded()[24], 0, "log segments keep the old zero byte")
+        XCTAssertEqual(SegmentHeader(segmentNumber: 9, seal: .random()).encoded()[24], 0, "log segments keep the old zero byte")
         bytes[24] = 2
         bytes.withUnsafeMutableBytes { raw in
             raw.storeLittleEndian(CRC32C.mask(CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<60]))), at: 60)
@@ -661,7 +661,10 @@ final class CompactionTests: XCTestCase {
         let path = "/db/" + SegmentFile.name(for: compacted[0])
         let bytes = fileSystem.contents(of: path)!
         let firstLength = 18 + Int(bytes.withUnsafeBytes { $0.loadLittleEndian(at: 64 + 4, as: UInt32.self) })
-        fileSystem.setContents(bytes + bytes[64..<(64 + firstLength)], of: path)
+        var copy = Array(bytes[64..<(64 + firstLength)])
+        let seal = try sealAndSize(of: path, in: fileSystem).seal
+        copy.withUnsafeMutableBytes { RecordEncoder.reseal($0, seal: seal, at: bytes.count) }
+        fileSystem.setContents(bytes + copy, of: path)
         XCTAssertThrowsError(try openStore(fileSystem)) { error in
             let error = error as! StrataError
             XCTAssertEqual(error.code, .corruption)

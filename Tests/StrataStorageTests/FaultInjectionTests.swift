@@ -4,21 +4,6 @@ import XCTest
 
 /// Faults from the file system: what the store reports, and that nothing acknowledged is lost.
 final class FaultInjectionTests: XCTestCase {
-    func commitNumbered(_ store: Store, _ range: Range<Int>) throws {
-        for i in range {
-            var batch = WriteBatch()
-            batch.put(Array("v\(i)".utf8), forKey: StorageKey(UInt64(i)), in: Keyspace(1))
-            try store.commit(batch)
-        }
-    }
-
-    func assertNumbered(_ snapshot: Snapshot, _ range: Range<Int>, file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(snapshot.count, range.count, file: file, line: line)
-        for i in range {
-            XCTAssertEqual(try snapshot.value(for: StorageKey(UInt64(i)), in: Keyspace(1)), Array("v\(i)".utf8), file: file, line: line)
-        }
-    }
-
     func testFsyncFailureIsStickyAndKeepsAcknowledgedCommits() throws {
         let memory = MemoryFileSystem()
         let faulty = FaultInjectingFileSystem(wrapping: memory)

@@ -5,8 +5,11 @@ import XCTest
 final class RecordFormatTests: XCTestCase {
     let segment1 = "/db/000001.seg"
 
-    /// Re-frames a record with another kind/flags and a correct checksum.
-    func frame(kind: UInt8, flags: UInt8 = 0, sequence: UInt64, payload: [UInt8]) -> [UInt8] {
+    /// Re-frames a record with another kind/flags and a correct checksum for `offset` of a
+    /// segment sealed with `seal` (by default, the first record of a version-1 segment).
+    func frame(
+        kind: UInt8, flags: UInt8 = 0, sequence: UInt64, payload: [UInt8], seal: RecordSeal = .unsalted, at offset: Int = 0
+    ) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: RecordFormat.headerSize)
         bytes.append(contentsOf: payload)
         bytes.withUnsafeMutableBytes { raw in
@@ -14,14 +17,14 @@ final class RecordFormatTests: XCTestCase {
             raw[8] = kind
             raw[9] = flags
             raw.storeLittleEndian(sequence, at: 10)
-            raw.storeLittleEndian(CRC32C.mask(CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[4...]))), at: 0)
+            RecordEncoder.reseal(raw, seal: seal, at: offset)
         }
         return bytes
     }
 
     func decode(_ bytes: [UInt8]) -> Result<DecodedRecord, RecordDamage> {
         // The decoded record points into `bytes`; keep only what the tests compare.
-        bytes.withUnsafeBytes { RecordDecoder.decode($0) }
+        bytes.withUnsafeBytes { RecordDecoder.decode($0, seal: .unsalted, at: 0) }
     }
 
     func damage(_ bytes: [UInt8]) -> RecordDamage? {
@@ -135,11 +138,12 @@ final class RecordFormatTests: XCTestCase {
 
     func testTornTail() throws {
         let fileSystem = try storeWithThreeCommits()
-        let sizeBefore = fileSystem.contents(of: segment1)!.count
+        let (seal, sizeBefore) = try sealAndSize(of: segment1, in: fileSystem)
         var whole = [UInt8]()
         _ = RecordEncoder.appendPut(
             to: &whole, sequence: 99, keyspace: Keyspace(1), key: StorageKey("torn"),
-            value: UnsafeRawBufferPointer(start: nil, count: 0), compression: CompressionPolicy(threshold: .max, level: 3))
+            value: UnsafeRawBufferPointer(start: nil, count: 0), compression: CompressionPolicy(threshold: .max, level: 3),
+            seal: seal, bufferOffset: sizeBefore)
         append(Array(whole.prefix(whole.count - 3)), to: segment1, in: fileSystem)
         let store = try openStore(fileSystem, segmentSize: 1 << 20)
         try assertThreeValues(store)
@@ -160,8 +164,10 @@ final class RecordFormatTests: XCTestCase {
 
     func testUncommittedRecordsAreIgnored() throws {
         let fileSystem = try storeWithThreeCommits()
+        let (seal, size) = try sealAndSize(of: segment1, in: fileSystem)
         var records = [UInt8]()
-        _ = RecordEncoder.appendDelete(to: &records, sequence: 4, keyspace: Keyspace(1), key: StorageKey(UInt64(0)))
+        _ = RecordEncoder.appendDelete(
+            to: &records, sequence: 4, keyspace: Keyspace(1), key: StorageKey(UInt64(0)), seal: seal, bufferOffset: size)
         append(records, to: segment1, in: fileSystem)
         let store = try openStore(fileSystem, segmentSize: 1 << 20)
         try assertThreeValues(store)
@@ -173,8 +179,8 @@ final class RecordFormatTests: XCTestCase {
         XCTAssertEqual(damage(frame(kind: 9, sequence: 1, payload: [1, 2, 3])), .unknownKind(9))
         // Even at the tail of the newest segment a well-checksummed unknown kind is not a tear.
         let fileSystem = try storeWithThreeCommits()
-        let offset = fileSystem.contents(of: segment1)!.count
-        append(frame(kind: 9, sequence: 4, payload: [1, 2, 3]), to: segment1, in: fileSystem)
+        let (seal, offset) = try sealAndSize(of: segment1, in: fileSystem)
+        append(frame(kind: 9, sequence: 4, payload: [1, 2, 3], seal: seal, at: offset), to: segment1, in: fileSystem)
         XCTAssertThrowsError(try openStore(fileSystem, segmentSize: 1 << 20)) { error in
             let error = error as! StrataError
             XCTAssertEqual(error.code, .corruption)
@@ -188,7 +194,7 @@ final class RecordFormatTests: XCTestCase {
         let fileSystem = try storeWithThreeCommits()
         var bytes = fileSystem.contents(of: segment1)!
         bytes.withUnsafeMutableBytes { raw in
-            raw.storeLittleEndian(UInt16(2), at: 8)
+            raw.storeLittleEndian(UInt16(3), at: 8)
             raw.storeLittleEndian(CRC32C.mask(CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<60]))), at: 60)
         }
         fileSystem.setContents(bytes, of: segment1)
@@ -196,7 +202,7 @@ final class RecordFormatTests: XCTestCase {
             let error = error as! StrataError
             XCTAssertEqual(error.code, .unsupportedFormat)
             XCTAssertEqual(error.file, self.segment1)
-            XCTAssertTrue(error.message.contains("version 2"), error.message)
+            XCTAssertTrue(error.message.contains("version 3"), error.message)
         }
         // A newer manifest is refused the same way.
         var manifest = Manifest(segments: [1], lastSequence: 0).encoded()

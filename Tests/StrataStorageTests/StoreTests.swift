@@ -219,7 +219,7 @@ final class StoreTests: XCTestCase {
         let fileSystem = MemoryFileSystem()
         try openStore(fileSystem).close()
         fileSystem.setContents([1, 2, 3], of: "/db/MANIFEST.tmp")
-        fileSystem.setContents(SegmentHeader(segmentNumber: 7).encoded(), of: "/db/000007.seg")
+        fileSystem.setContents(SegmentHeader(segmentNumber: 7, seal: .random()).encoded(), of: "/db/000007.seg")
         let store = try openStore(fileSystem)
         XCTAssertEqual(Set(store.recoveryEvents.map(\.file)), ["/db/MANIFEST.tmp", "/db/000007.seg"])
         XCTAssertEqual(Set(store.recoveryEvents.map(\.kind)), [.leftoverFileRemoved])
@@ -286,9 +286,12 @@ final class FuzzRegressionTests: XCTestCase {
     func testRecordSequenceNearTheLimitIsCorruptionNotATrap() throws {
         let fileSystem = MemoryFileSystem()
         try openStore(fileSystem).close()
+        let (seal, size) = try sealAndSize(of: "/db/000001.seg", in: fileSystem)
         var records = [UInt8]()
-        _ = RecordEncoder.appendDelete(to: &records, sequence: UInt64.max - 1, keyspace: Keyspace(1), key: StorageKey("k"))
-        _ = RecordEncoder.appendCommit(to: &records, sequence: UInt64.max - 1, recordCount: 1, syncedThrough: 64)
+        _ = RecordEncoder.appendDelete(
+            to: &records, sequence: UInt64.max - 1, keyspace: Keyspace(1), key: StorageKey("k"), seal: seal, bufferOffset: size)
+        _ = RecordEncoder.appendCommit(
+            to: &records, sequence: UInt64.max - 1, recordCount: 1, syncedThrough: 64, seal: seal, bufferOffset: size)
         fileSystem.setContents(fileSystem.contents(of: "/db/000001.seg")! + records, of: "/db/000001.seg")
         XCTAssertThrowsError(try openStore(fileSystem)) { error in
             XCTAssertEqual((error as? StrataError)?.code, .corruption)
@@ -301,7 +304,7 @@ final class SegmentMapTests: XCTestCase {
     func segment(_ number: UInt32) -> SegmentFile {
         let fileSystem = MemoryFileSystem()
         fileSystem.setContents([], of: "/s")
-        return SegmentFile(number: number, path: "/s", file: try! fileSystem.open("/s", mode: .readOnly), remover: nil)
+        return SegmentFile(number: number, seal: .unsalted, path: "/s", file: try! fileSystem.open("/s", mode: .readOnly), remover: nil)
     }
 
     func testDenseAndSparseNumbersBothResolve() {

@@ -147,7 +147,7 @@ final class ModelBasedTests: DatabaseTestCase {
         }
         // No backlink record points from or to an object that does not exist.
         let snapshot = db.shared.store.snapshot()
-        XCTAssertEqual(snapshot.count(in: Database.backlinkKeyspace), Set(owners.values.flatMap { m in [m.pet, m.landlord].compactMap { $0 } + m.pets }).count, "backlink records at \(context)")
+        XCTAssertEqual(snapshot.count(in: ObjectFormat.backlinkKeyspace), Set(owners.values.flatMap { m in [m.pet, m.landlord].compactMap { $0 } + m.pets }).count, "backlink records at \(context)")
         // Embedded objects live only inside their parents: their class's keyspace is empty.
         let placeClass = db.schemas.schema(for: Place.self)!.classID
         XCTAssertEqual(snapshot.count(in: Keyspace(placeClass)), 0, context)

@@ -79,6 +79,6 @@ final class UnregisteredClassTests: DatabaseTestCase {
         XCTAssertEqual(try XCTUnwrap(db.object(ofType: Kid.self, forPrimaryKey: 1)).toys.map(\.id), [1])
         // The deleted toys' backlink records went with them.
         let snapshot = db.shared.store.snapshot()
-        XCTAssertEqual(snapshot.count(in: Database.backlinkKeyspace), 1)
+        XCTAssertEqual(snapshot.count(in: ObjectFormat.backlinkKeyspace), 1)
     }
 }

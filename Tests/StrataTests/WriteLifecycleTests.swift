@@ -2,7 +2,7 @@ import Foundation
 import StrataStorage
 import XCTest
 
-@testable import Strata
+@_spi(Testing) @testable import Strata
 
 /// A write left open does not hold the writer lock past the life of its `Database`, and limits
 /// that derived records impose are checked where the user's value comes in.
@@ -33,7 +33,7 @@ final class WriteLifecycleTests: DatabaseTestCase {
 
     func testAnObjectWithTheLongestPrimaryKeyCanBeLinkedTo() throws {
         let db = try open([Owner.self, Pet.self, Place.self])
-        let longest = String(repeating: "k", count: PrimaryKeyEncoding.maxKeyLength)
+        let longest = String(repeating: "k", count: ObjectFormat.maxObjectKeyLength)
         try db.write {
             let pet = Pet()
             pet.name = longest
@@ -52,10 +52,41 @@ final class WriteLifecycleTests: DatabaseTestCase {
     func testAPrimaryKeyTooLongToLinkToIsRefusedWhenAdded() throws {
         let db = try open([Owner.self, Pet.self, Place.self])
         let pet = Pet()
-        pet.name = String(repeating: "k", count: PrimaryKeyEncoding.maxKeyLength + 1)
+        pet.name = String(repeating: "k", count: ObjectFormat.maxObjectKeyLength + 1)
         XCTAssertThrowsError(try db.write { try db.add(pet) }) { error in
             XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
         }
         XCTAssertEqual(db.objects(Pet.self).count, 0)
+    }
+}
+
+/// A read-only `Database` opens a store that has no catalog yet, or lacks some classes.
+final class ReadOnlyOpenTests: DatabaseTestCase {
+    private func openReadOnly() throws -> Database {
+        var configuration = Database.Configuration(directory: directory, objectTypes: [Dog.self, Person.self], schemaVersion: 1)
+        configuration.storageOptions.readOnly = true
+        return try Database(configuration: configuration)
+    }
+
+    func testAStoreWithoutACatalogOpensReadOnlyAsEmpty() throws {
+        do {
+            let store = try Store(directory: directory.path)
+            var batch = WriteBatch()
+            batch.put([1], forKey: StorageKey("x"), in: Keyspace(3))
+            try store.commit(batch)
+            try store.close()
+        }
+        let db = try openReadOnly()
+        XCTAssertEqual(db.objects(Dog.self).count, 0)
+    }
+
+    func testClassesTheCatalogLacksReadAsEmptyReadOnly() throws {
+        do {
+            let db = try open([Counter.self])
+            try db.write { try db.add(Counter()) }
+        }
+        let db = try openReadOnly()
+        XCTAssertEqual(db.objects(Person.self).count, 0)
+        XCTAssertEqual(db.objects(Dog.self).count, 0)
     }
 }

@@ -2,7 +2,7 @@
 //
 // StrataStorage keeps its CRC32C and format constants internal; the fuzzers use only the public
 // API, so the few facts they need are restated here (from Format/RecordFormat.swift,
-// Format/SegmentHeader.swift and Log/Manifest.swift). If the format changes, change these too:
+// Format/SegmentHeader.swift, Format/RecordSeal.swift and Log/Manifest.swift). If the format changes, change these too:
 // the seed generator's output stops opening and `swift run MakeSeeds` fails loudly.
 
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), masked as LevelDB masks it.
@@ -75,14 +75,22 @@ public enum Repair {
 
     /// Walks the record chain from the end of the header by each record's length field and
     /// recomputes every whole record's CRC. Stops at the first record that runs past the end.
-    /// Linear in the segment's size.
+    /// In a version-2 segment a record's CRC covers the header's salt (bytes [25, 29)) and the
+    /// record's offset (LE u64) before its bytes [4, end). Linear in the segment's size.
     public static func recordChecksums(_ segment: inout [UInt8]) {
+        let salted = segment.count >= Layout.segmentHeaderSize && segment.loadLE(at: 8, as: UInt16.self) != 1
+        let salt = salted ? Array(segment[25..<29]) : []
         var offset = Layout.segmentHeaderSize
         while offset + Layout.recordHeaderSize <= segment.count {
             let payload = Int(segment.loadLE(at: offset + 4, as: UInt32.self))
             let end = offset + Layout.recordHeaderSize + payload
             guard end <= segment.count else { return }
-            segment.storeLE(CRC32C.masked(segment[(offset + 4)..<end]), at: offset)
+            var seed: [UInt8] = []
+            if salted {
+                seed = salt
+                seed.appendLE(UInt64(offset))
+            }
+            segment.storeLE(CRC32C.masked(seed + segment[(offset + 4)..<end]), at: offset)
             offset = end
         }
     }

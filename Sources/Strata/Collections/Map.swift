@@ -8,14 +8,16 @@ import StrataStorage
 /// ```
 ///
 /// Keys may not contain `.` or start with `$` (a write with such a key fails with
-/// `.invalidValue`, and nothing is written). Setting a key to nil removes it. An unmanaged map
+/// `.invalidValue`, and nothing is written). Keys are told apart by their UTF-8 bytes, as every
+/// stored string is (`"\u{E9}"` and `"e\u{301}"` are two keys), and ordered by them. Setting a
+/// key to nil removes it. An unmanaged map
 /// lives in memory; a managed one reads and writes its owner's record (writes need
 /// `Database.write { }`).
 ///
 /// Thread safety: as the object that owns it.
 public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
     private enum Backing {
-        case unmanaged([String: Value])
+        case unmanaged([MapKeyBytes: Value])
         case managed(CollectionBinding)
     }
 
@@ -45,7 +47,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
     /// The keys, in ascending order.
     public var keys: [Key] {
         switch backing {
-        case .unmanaged(let values): return values.keys.sorted().map(Key.init(_strataMapKey:))
+        case .unmanaged(let values): return values.keys.sorted().map { Key(_strataMapKey: $0.text) }
         case .managed: return entries.map { Key(_strataMapKey: $0.key) }
         }
     }
@@ -59,26 +61,26 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
     private subscript(string key: String) -> Value? {
         get {
             switch backing {
-            case .unmanaged(let values): return values[key]
+            case .unmanaged(let values): return values[MapKeyBytes(key)]
             case .managed(let binding):
-                guard let entry = entries.first(where: { $0.key == key }) else { return nil }
+                guard let entry = entries.first(where: { MapKeyBytes($0.key) == MapKeyBytes(key) }) else { return nil }
                 return Value._strataRead(entry.value, binding.database)
             }
         }
         set {
             switch backing {
             case .unmanaged(var values):
-                values[key] = newValue
+                values[MapKeyBytes(key)] = newValue
                 backing = .unmanaged(values)
             case .managed(let binding):
                 binding.update { field in
                     try Self.checkKey(key)
                     var entries: [FieldValue.MapEntry] = []
                     if case .map(let current) = field { entries = current }
-                    entries.removeAll { $0.key == key }
+                    entries.removeAll { MapKeyBytes($0.key) == MapKeyBytes(key) }
                     if let newValue {
                         entries.append(FieldValue.MapEntry(key: key, value: try newValue._strataWrite(binding.database)))
-                        entries.sort { $0.key < $1.key }
+                        entries.sort { MapKeyBytes($0.key) < MapKeyBytes($1.key) }
                     }
                     return .map(entries)
                 }
@@ -101,7 +103,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
     public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
         switch backing {
         case .unmanaged(let values):
-            return values.sorted { $0.key < $1.key }.map { (key: Key(_strataMapKey: $0.key), value: $0.value) }.makeIterator()
+            return values.sorted { $0.key < $1.key }.map { (key: Key(_strataMapKey: $0.key.text), value: $0.value) }.makeIterator()
         case .managed(let binding):
             return entries.map { (key: Key(_strataMapKey: $0.key), value: Value._strataRead($0.value, binding.database)) }.makeIterator()
         }
@@ -130,10 +132,10 @@ extension Map: _Persistable {
         case .unmanaged(let values):
             var entries: [FieldValue.MapEntry] = []
             for (key, value) in values {
-                try Self.checkKey(key)
-                entries.append(FieldValue.MapEntry(key: key, value: try value._strataWrite(context)))
+                try Self.checkKey(key.text)
+                entries.append(FieldValue.MapEntry(key: key.text, value: try value._strataWrite(context)))
             }
-            return .map(entries.sorted { $0.key < $1.key })
+            return .map(entries.sorted { MapKeyBytes($0.key) < MapKeyBytes($1.key) })
         case .managed(let binding): return binding.field
         }
     }
@@ -159,4 +161,16 @@ public protocol _MapKey: Hashable {
 extension String: _MapKey {
     public var _strataMapKey: String { self }
     public init(_strataMapKey: String) { self = _strataMapKey }
+}
+
+/// A map key as its UTF-8 bytes: equal, hashed and ordered by them, as stored strings are (Swift's
+/// `String` equality would make canonically equivalent keys one).
+struct MapKeyBytes: Hashable, Comparable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8) }
+    func hash(into hasher: inout Hasher) { text.utf8.forEach { hasher.combine($0) } }
 }

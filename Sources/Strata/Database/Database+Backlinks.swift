@@ -1,12 +1,9 @@
 import StrataStorage
 
-// The persistent backlink index: for every object that something links to, a record in
-// keyspace 1 listing who links to it and through which property. It is updated in the same
-// commit as the links it mirrors, and read by `LinkingObjects` and by `delete` (which removes
-// every link to the deleted object from the objects that hold one).
-//
-//   key    := target class id u32 big-endian │ target key bytes
-//   value  := count varint │ (source class id varint │ property id varint │ key length varint │ key)*
+// The persistent backlink index: for every object that something links to, a backlink record
+// (its bytes: ObjectFormat.swift) listing who links to it and through which property. It is
+// updated in the same commit as the links it mirrors, and read by `LinkingObjects` and by
+// `delete` (which removes every link to the deleted object from the objects that hold one).
 //
 // Inside a write, `WriteTransaction.backlinkChanges` overrides the stored sets per target, so
 // reads in the write see its own link changes.
@@ -18,8 +15,6 @@ struct Backlink: Hashable {
 }
 
 extension Database {
-    static let backlinkKeyspace = Keyspace(1)
-
     static func backlinkKey(_ target: ObjectKey) -> StorageKey {
         var bytes: [UInt8] = []
         withUnsafeBytes(of: target.classID.bigEndian) { bytes.append(contentsOf: $0) }
@@ -41,20 +36,25 @@ extension Database {
     /// The links into `target` recorded in `snapshot`.
     /// - Throws: `.corruption` when the record is damaged.
     static func decodeBacklinks(of target: ObjectKey, in snapshot: Snapshot) throws -> Set<Backlink> {
-        let decoded = try snapshot.withValue(for: backlinkKey(target), in: backlinkKeyspace) { bytes -> Set<Backlink> in
-            var reader = ByteReader(bytes: bytes)
-            var result = Set<Backlink>()
-            let count = try reader.count()
-            for _ in 0..<count {
-                let classID = try reader.uint32()
-                let propertyID = try reader.uint32()
-                let key = StorageKey(try reader.take(try reader.count()))
-                result.insert(Backlink(source: ObjectKey(classID: classID, key: key), propertyID: propertyID))
-            }
-            guard reader.isAtEnd else { throw StrataError(.corruption, "a backlink record has trailing bytes") }
-            return result
+        let decoded = try snapshot.withValue(for: backlinkKey(target), in: ObjectFormat.backlinkKeyspace) {
+            Set(try decodeBacklinkRecord($0))
         }
         return decoded ?? []
+    }
+
+    /// The entries of a backlink record, in stored order.
+    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    static func decodeBacklinkRecord(_ bytes: UnsafeRawBufferPointer) throws -> [Backlink] {
+        var reader = ByteReader(bytes: bytes)
+        var result: [Backlink] = []
+        for _ in 0..<(try reader.count()) {
+            let classID = try reader.uint32()
+            let propertyID = try reader.uint32()
+            let key = StorageKey(try reader.take(try reader.count()))
+            result.append(Backlink(source: ObjectKey(classID: classID, key: key), propertyID: propertyID))
+        }
+        guard reader.isAtEnd else { throw StrataError(.corruption, "a backlink record has trailing bytes") }
+        return result
     }
 
     static func encodeBacklinks(_ backlinks: Set<Backlink>) -> [UInt8] {
@@ -210,9 +210,9 @@ extension Database {
                 if present { result.insert(backlink) } else { result.remove(backlink) }
             }
             if result.isEmpty {
-                batch.delete(Self.backlinkKey(target), in: Self.backlinkKeyspace)
+                batch.delete(Self.backlinkKey(target), in: ObjectFormat.backlinkKeyspace)
             } else {
-                batch.put(Self.encodeBacklinks(result), forKey: Self.backlinkKey(target), in: Self.backlinkKeyspace)
+                batch.put(Self.encodeBacklinks(result), forKey: Self.backlinkKey(target), in: ObjectFormat.backlinkKeyspace)
             }
         }
     }

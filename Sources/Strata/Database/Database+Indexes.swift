@@ -1,20 +1,16 @@
 import StrataStorage
 
 // Persistent secondary indexes for `@Persisted(indexed: true)` properties: for each indexed
-// property and value, a record in keyspace 2 listing the keys of the objects holding that value.
-// Updated in the same commit as the objects; equality queries read it instead of scanning.
-//
-//   key    := class id u32 big-endian │ property id u32 big-endian │ value (RecordCodec value bytes)
-//   value  := count varint │ (key length varint │ key bytes)*
+// property and value, an index record (its bytes: ObjectFormat.swift) listing the keys of the
+// objects holding that value. Updated in the same commit as the objects; equality queries read
+// it instead of scanning.
 //
 // (Primary keys need no index: an object's storage key is its primary key.)
 
 extension Database {
-    static let indexKeyspace = Keyspace(2)
-
     static func indexKey(classID: UInt32, propertyID: UInt32, value: FieldValue) -> StorageKey {
         let bytes = [UInt8](encoding: IndexKey(classID: classID, propertyID: propertyID, value: value))
-        return StorageKey(bytes.prefix(RecordFormatLimits.maxKeyLength))
+        return StorageKey(bytes.prefix(ObjectFormat.maxStorageKeyLength))
     }
 
     /// The key of a secondary-index entry: class id u32 big-endian │ property id u32
@@ -45,7 +41,7 @@ extension Database {
     /// The keys of the objects an index entry lists in `snapshot`.
     /// - Throws: `.corruption` when the record is damaged.
     static func decodeIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) throws -> Set<StorageKey> {
-        let decoded = try snapshot.withValue(for: indexKey, in: indexKeyspace) { bytes -> Set<StorageKey> in
+        let decoded = try snapshot.withValue(for: indexKey, in: ObjectFormat.indexKeyspace) { bytes -> Set<StorageKey> in
             var reader = ByteReader(bytes: bytes)
             var keys = Set<StorageKey>()
             for _ in 0..<(try reader.count()) { keys.insert(StorageKey(try reader.take(try reader.count()))) }
@@ -109,15 +105,10 @@ extension Database {
                 if present { keys.insert(key) } else { keys.remove(key) }
             }
             if keys.isEmpty {
-                batch.delete(indexKey, in: Self.indexKeyspace)
+                batch.delete(indexKey, in: ObjectFormat.indexKeyspace)
             } else {
-                batch.put(Self.encodeIndexEntries(keys), forKey: indexKey, in: Self.indexKeyspace)
+                batch.put(Self.encodeIndexEntries(keys), forKey: indexKey, in: ObjectFormat.indexKeyspace)
             }
         }
     }
-}
-
-enum RecordFormatLimits {
-    /// The longest storage key (the engine's limit).
-    static let maxKeyLength = 65_535
 }

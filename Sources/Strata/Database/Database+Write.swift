@@ -119,74 +119,97 @@ extension Database {
         _ = try addObject(object, update: update)
     }
 
-    /// Adds `object` (if unmanaged) and returns its key.
+    /// Adds `object` (if unmanaged) and returns its key. The steps: an object already managed
+    /// is its key; else its class's schema, then its key, then its record — written straight
+    /// from its properties when nothing else needs its fields (`addRecordDirectly`), else from
+    /// its fields (`addFields`).
     func addObject(_ object: ObjectBase, update: UpdatePolicy) throws -> ObjectKey {
         guard let transaction else {
             throw StrataError(.notInWriteTransaction, "add() outside a write transaction: call it inside `try db.write { }`")
         }
-        if let state = object._strataState {
-            guard state.database.shared === shared else {
-                throw StrataError(.wrongDatabase, "\(type(of: object).className): the object belongs to another database")
-            }
-            // Reached again through a link while it is being added (a cycle of new objects).
-            if state.isBeingAdded { return state.key }
-            guard state.isValid else {
-                throw StrataError(.objectInvalidated, "\(type(of: object).className): the object has been deleted or invalidated")
-            }
-            return state.key
+        if let state = object._strataState { return try managedKey(of: object, state: state) }
+        let schema = try schemaToAdd(object)
+        let (key, primaryKeyField) = try keyToAdd(object, schema: schema)
+        if !schema.hasLinksOrIndexes, try addRecordDirectly(object, schema: schema, key: key, in: transaction) {
+            return key
         }
-        let schema: ObjectSchema
-        if let last = lastAddedSchema, last.type == type(of: object) {
-            schema = last
-        } else {
-            guard let found = schemas.schema(for: type(of: object)) else {
-                throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
-            }
-            schema = found
-            lastAddedSchema = found
+        return try addFields(of: object, schema: schema, key: key, primaryKeyField: primaryKeyField, update: update, in: transaction)
+    }
+
+    /// The key of an object that is already managed (by this database) or being added.
+    private func managedKey(of object: ObjectBase, state: ObjectState) throws -> ObjectKey {
+        guard state.database.shared === shared else {
+            throw StrataError(.wrongDatabase, "\(type(of: object).className): the object belongs to another database")
         }
-        // The key first: a primary key is a scalar, so reading it adds nothing.
-        let key: ObjectKey
-        var primaryKeyField = FieldValue.null
-        if let primaryKeyIndex = schema.primaryKeyIndex {
-            primaryKeyField = try schema.accessors[primaryKeyIndex].storedValue(of: object, context: self)
-            guard let encoded = PrimaryKeyEncoding.key(for: primaryKeyField, optional: schema.primaryKeyIsOptional) else {
-                throw StrataError(.invalidValue, "\(schema.className).\(schema.properties[primaryKeyIndex].name): the primary key is too long")
-            }
-            key = ObjectKey(classID: schema.classID, key: encoded)
-        } else {
-            key = ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey())
+        // Reached again through a link while it is being added (a cycle of new objects).
+        if state.isBeingAdded { return state.key }
+        guard state.isValid else {
+            throw StrataError(.objectInvalidated, "\(type(of: object).className): the object has been deleted or invalidated")
         }
-        // A class with no links and no index: a new object's record is written straight from its
-        // properties, as no linked object is to be added and no backlink or index entry is
-        // derived from its fields. An object whose key the write or the store already holds
-        // takes the path below, which compares and replaces fields.
-        if !schema.hasLinksOrIndexes {
-            let reservation = transaction.reserve(key)
-            if reservation.previous == nil, schema.primaryKeyIndex == nil || transaction.baseEntry(for: key) == nil {
-                do {
-                    try transaction.storeRecord(
-                        writingPropertiesOf: object, schema: schema, context: self, at: reservation, for: key)
-                } catch {
-                    transaction.abandon(reservation, for: key)
-                    throw error
-                }
-                bumpVersion()
-                let state = ObjectState(database: self, schema: schema, key: key)
-                state.addedInWrite = transaction.serial
-                transaction.addedObjects = true
-                attach(object, state: state)
-                return key
-            }
+        return state.key
+    }
+
+    /// The schema of an object's class (the last one added is kept: adds come in runs).
+    private func schemaToAdd(_ object: ObjectBase) throws -> ObjectSchema {
+        if let last = lastAddedSchema, last.type == type(of: object) { return last }
+        guard let found = schemas.schema(for: type(of: object)) else {
+            throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
+        }
+        lastAddedSchema = found
+        return found
+    }
+
+    /// An unmanaged object's key: its primary key, encoded, or a new generated one; and the
+    /// primary key's field (null without one). A primary key is a scalar, so reading it adds
+    /// nothing.
+    private func keyToAdd(_ object: ObjectBase, schema: ObjectSchema) throws -> (ObjectKey, FieldValue) {
+        guard let primaryKeyIndex = schema.primaryKeyIndex else {
+            return (ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey()), .null)
+        }
+        let field = try schema.accessors[primaryKeyIndex].storedValue(of: object, context: self)
+        guard let encoded = PrimaryKeyEncoding.key(for: field, optional: schema.primaryKeyIsOptional) else {
+            throw StrataError(.invalidValue, "\(schema.className).\(schema.properties[primaryKeyIndex].name): the primary key is too long")
+        }
+        return (ObjectKey(classID: schema.classID, key: encoded), field)
+    }
+
+    /// Adds a new object of a class with no links and no index by writing its record straight
+    /// from its properties: no linked object is to be added, and no backlink or index entry is
+    /// derived from its fields. False, with nothing changed, when the write or the store
+    /// already holds the key (then the fields path compares and replaces).
+    private func addRecordDirectly(
+        _ object: ObjectBase, schema: ObjectSchema, key: ObjectKey, in transaction: WriteTransaction
+    ) throws -> Bool {
+        let reservation = transaction.reserve(key)
+        guard reservation.previous == nil, schema.primaryKeyIndex == nil || transaction.baseEntry(for: key) == nil else {
             transaction.abandon(reservation, for: key)
+            return false
         }
-        // Unmanaged objects this one links to are added while its fields are read; those that
-        // link back find it being added, with its key.
+        do {
+            try transaction.storeRecord(writingPropertiesOf: object, schema: schema, context: self, at: reservation, for: key)
+        } catch {
+            transaction.abandon(reservation, for: key)
+            throw error
+        }
+        bumpVersion()
+        let state = ObjectState(database: self, schema: schema, key: key)
+        state.addedInWrite = transaction.serial
+        transaction.addedObjects = true
+        attach(object, state: state)
+        return true
+    }
+
+    /// Adds an object from its fields: unmanaged objects it links to are added while they are
+    /// read (those that link back find it being added, with its key), then `store` records the
+    /// change. The fields go to a buffer on the stack: only a change that needs them as fields
+    /// copies them into an array.
+    private func addFields(
+        of object: ObjectBase, schema: ObjectSchema, key: ObjectKey, primaryKeyField: FieldValue,
+        update: UpdatePolicy, in transaction: WriteTransaction
+    ) throws -> ObjectKey {
         let state = ObjectState(database: self, schema: schema, key: key)
         state.isBeingAdded = true
         object._strataState = state
-        // The fields go to a buffer on the stack: a record is encoded from them, and only a
-        // change that needs them as fields copies them into an array.
         let accessors = schema.accessors
         return try withUnsafeTemporaryAllocation(of: FieldValue.self, capacity: accessors.count) { buffer in
             let base = buffer.baseAddress.unsafelyUnwrapped

@@ -49,12 +49,15 @@ final class SharedStore: @unchecked Sendable {
         try catalog.withLock { catalog in
             var updated = catalog
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
-            if updated != catalog {
+            guard updated != catalog else { return }
+            // A read-only store keeps the ids of classes it does not hold in memory only: it has
+            // no objects of them to read.
+            if !store.options.readOnly {
                 var batch = WriteBatch()
-                batch.put(updated.encoded(), forKey: Catalog.key, in: Catalog.keyspace)
+                batch.put(updated.encoded(), forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
                 try store.commit(batch)
-                catalog = updated
             }
+            catalog = updated
         }
         schemas.index()
     }

@@ -33,14 +33,10 @@ enum PrimaryKeyEncoding {
         default:
             return nil
         }
-        guard bytes.count <= maxKeyLength else { return nil }
+        guard bytes.count <= ObjectFormat.maxObjectKeyLength else { return nil }
         return StorageKey(bytes)
     }
 
-    /// The longest storage key an object may have: the storage engine's longest key less the
-    /// 4-byte class id that an object's backlink record puts before it, so that every object
-    /// can be linked to.
-    static let maxKeyLength = RecordFormatLimits.maxKeyLength - 4
 
     /// The primary-key value a storage key encodes, for a key property of `type`.
     static func value(of key: StorageKey, optional: Bool, type: PropertyType) -> FieldValue? {

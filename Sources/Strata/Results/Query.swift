@@ -21,7 +21,7 @@ public struct Query<T>: Sendable {
     /// The query for a property of the object this query stands for.
     public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> where T: ObjectBase {
         guard case .property(let prefix) = node, prefix.isEmpty else {
-            preconditionFailure("queries across links come with the queries issue; \\(keyPath) is not on the queried class")
+            preconditionFailure("queries across links are not supported: \(keyPath) is not a property of the queried class")
         }
         guard let path = KeyPathTracer.trace(keyPath, in: database) else {
             preconditionFailure("\(keyPath) does not name a @Persisted property")
@@ -32,7 +32,8 @@ public struct Query<T>: Sendable {
 
 /// The expression tree of a query.
 indirect enum QueryNode: Sendable {
-    /// A property, as a path of property indices (one element for now).
+    /// A property, as a path of property indices (one element: paths across links are not
+    /// supported).
     case property([Int])
     case constant(FieldValue)
     case compare(ComparisonOperator, QueryNode, QueryNode)

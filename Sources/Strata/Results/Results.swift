@@ -90,10 +90,23 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
     }
 
     /// The objects ordered by the property named `keyPath`.
-    /// - Precondition: `keyPath` names a stored property of the class.
+    /// - Precondition: `keyPath` names a stored property of the class (Realm raises an
+    ///   exception otherwise). Use ``sorted(checkingKeyPath:ascending:)`` for a name that comes
+    ///   from input.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
-        guard let property = schema[keyPath] else {
-            preconditionFailure("\(schema.className) has no property '\(keyPath)' to sort by")
+        do {
+            return try sorted(checkingKeyPath: keyPath, ascending: ascending)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The objects ordered by the property named `keyPath`, as ``sorted(byKeyPath:ascending:)``,
+    /// with an unknown name reported as an error instead of stopping the program.
+    /// - Throws: ``StrataError`` `.invalidArgument` when the class has no property of that name.
+    public func sorted(checkingKeyPath keyPath: String, ascending: Bool = true) throws -> Results {
+        guard let property = schema[keyPath], property.isStored else {
+            throw StrataError(.invalidArgument, "\(schema.className) has no stored property '\(keyPath)' to sort by")
         }
         return Results(database: database, schema: schema, predicate: predicate, sortKeys: [(property.index, ascending)] + sortKeys)
     }

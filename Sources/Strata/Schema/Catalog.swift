@@ -1,9 +1,9 @@
 import Foundation
 import StrataStorage
 
-// The catalog: the stable ids of classes and properties, stored as JSON under key "catalog" in
-// keyspace 0 and committed in the same transaction as the first objects that need them.
-// Class ids are keyspaces (from 16 up; 0…15 are reserved for the object layer's own records).
+// The catalog: the stable ids of classes and properties, stored as JSON under
+// `ObjectFormat.catalogKey` (ObjectFormat.swift has every keyspace) and committed in the same
+// transaction as the first objects that need them. Class ids are keyspaces.
 // A property keeps its id for ever, so adding one never rewrites old records and a removed
 // one's fields are skipped.
 
@@ -19,20 +19,48 @@ struct Catalog: Codable, Equatable {
     struct PropertyEntry: Codable, Equatable {
         var name: String
         var id: UInt32
-        var type: String
+        /// The type's stored code (`TypeDescriptor.storedCode`).
+        var code: String
         var isPrimaryKey: Bool
-    }
 
-    static let keyspace = Keyspace(0)
-    static let key = StorageKey("catalog")
-    static let firstClassID: UInt32 = 16
+        private enum CodingKeys: String, CodingKey { case name, id, code, isPrimaryKey, type }
+
+        init(name: String, id: UInt32, code: String, isPrimaryKey: Bool) {
+            self.name = name
+            self.id = id
+            self.code = code
+            self.isPrimaryKey = isPrimaryKey
+        }
+
+        /// Reads a property, also from a catalog that kept its type's description (`type`)
+        /// instead of its code.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            id = try container.decode(UInt32.self, forKey: .id)
+            isPrimaryKey = try container.decode(Bool.self, forKey: .isPrimaryKey)
+            if let code = try container.decodeIfPresent(String.self, forKey: .code) {
+                self.code = code
+            } else {
+                code = TypeDescriptor.storedCode(fromDescription: try container.decode(String.self, forKey: .type))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(id, forKey: .id)
+            try container.encode(code, forKey: .code)
+            try container.encode(isPrimaryKey, forKey: .isPrimaryKey)
+        }
+    }
 
     var schemaVersion: UInt64 = 0
     var classes: [ClassEntry] = []
-    var nextClassID: UInt32 = Catalog.firstClassID
+    var nextClassID: UInt32 = ObjectFormat.firstClassID
 
     static func load(from snapshot: Snapshot) throws -> Catalog {
-        guard let bytes = try snapshot.value(for: key, in: keyspace) else { return Catalog() }
+        guard let bytes = try snapshot.value(for: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace) else { return Catalog() }
         do {
             return try JSONDecoder().decode(Catalog.self, from: Data(bytes))
         } catch {
@@ -71,12 +99,12 @@ struct Catalog: Codable, Equatable {
                 classes.append(entry)
             }
             for property in schema.properties where property.isStored {
-                let typeName = property.type.description
+                let code = property.type.storedCode
                 if let stored = entry.properties.first(where: { $0.name == property.name }) {
-                    guard stored.type == typeName else {
+                    guard stored.code == code else {
                         throw StrataError(
                             .schemaMismatch,
-                            "\(schema.className).\(property.name) is stored as \(stored.type) but declared as \(typeName); changing a property's type needs a migration")
+                            "\(schema.className).\(property.name) is stored as \(stored.code) but declared as \(code) (\(property.type)); changing a property's type needs a migration")
                     }
                     guard stored.isPrimaryKey == property.isPrimaryKey else {
                         throw StrataError(
@@ -87,7 +115,7 @@ struct Catalog: Codable, Equatable {
                 } else {
                     property.propertyID = entry.nextPropertyID
                     entry.properties.append(PropertyEntry(
-                        name: property.name, id: entry.nextPropertyID, type: typeName, isPrimaryKey: property.isPrimaryKey))
+                        name: property.name, id: entry.nextPropertyID, code: code, isPrimaryKey: property.isPrimaryKey))
                     entry.nextPropertyID += 1
                 }
             }

@@ -176,11 +176,19 @@ public final class PropertySchema: @unchecked Sendable {
     /// The stable id records use for it. Assigned by the catalog.
     public internal(set) var propertyID: UInt32 = 0
     /// For a to-one link to an embedded class: that class's schema. Set when the schema set is
-    /// checked.
-    var embeddedSchema: ObjectSchema?
+    /// checked. (Unowned: the schema set owns every schema, and schemas refer to each other in
+    /// cycles — a class that embeds or links back to itself.)
+    unowned(unsafe) var embeddedSchema: ObjectSchema?
     /// For the origin side of `LinkingObjects`: the origin class and property. Set when the
     /// schema set is checked.
-    var linkingOrigin: (schema: ObjectSchema, property: PropertySchema)?
+    var linkingOrigin: LinkingOrigin?
+
+    /// The class and property a `LinkingObjects` property is the inverse of. (Unowned, as
+    /// `embeddedSchema`: the origin may be the property's own class.)
+    struct LinkingOrigin {
+        unowned(unsafe) let schema: ObjectSchema
+        unowned(unsafe) let property: PropertySchema
+    }
     /// Whether the property's values can contain links (to-one, collections of objects, mixed,
     /// embedded objects).
     var mayHoldLinks: Bool { Self.mayHoldLinks(type) }

@@ -66,7 +66,7 @@ final class SchemaSet: @unchecked Sendable {
                             .invalidSchema,
                             "\(name): LinkingObjects names \(origin).\(originProperty), which does not link to \(schema.className)")
                     }
-                    property.linkingOrigin = (originSchema, linking)
+                    property.linkingOrigin = .init(schema: originSchema, property: linking)
                 default:
                     break
                 }

@@ -26,7 +26,9 @@ public enum AnyValue: Equatable {
     case list([AnyValue])
     case map([String: AnyValue])
 
-    /// Values are equal when they hold equal values; objects when they are the same object.
+    /// Values are equal when they would be stored as equal bytes (see the equality table in
+    /// docs/objects.md: strings by UTF-8 bytes, -0.0 is not 0.0); objects when they are the
+    /// same stored object.
     public static func == (lhs: AnyValue, rhs: AnyValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let left), .object(let right)):
@@ -89,7 +91,7 @@ extension AnyValue: _Persistable {
                 try Map<String, AnyValue>.checkKey(key)
                 entries.append(FieldValue.MapEntry(key: key, value: try value._strataWrite(context)))
             }
-            return .map(entries.sorted { $0.key < $1.key })
+            return .map(entries.sorted { MapKeyBytes($0.key) < MapKeyBytes($1.key) })
         }
     }
 }

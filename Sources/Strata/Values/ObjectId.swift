@@ -89,8 +89,8 @@ public struct ObjectId: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// Creates an `ObjectId` from its 12 bytes.
     ///
-    /// - Precondition: `bytes` has exactly 12 elements. Use ``init(validatingBytes:)`` for
-    ///   untrusted input.
+    /// - Precondition: `bytes` has exactly 12 elements. Use ``init(validatingBytes:)`` (nil
+    ///   for any other count) for untrusted input.
     /// - Parameter bytes: The 12 bytes, in order.
     public init(bytes: [UInt8]) {
         precondition(bytes.count == 12, "ObjectId(bytes:) needs exactly 12 bytes, got \(bytes.count)")

@@ -4,8 +4,8 @@
 // 1. Plan (writer lock): S = every listed segment but the active one; a copy of the published
 //    index and segment map (a snapshot). Nothing to do when S is empty.
 // 2. Copy (no lock): for each key whose snapshot location lies in S, read its record, check
-//    it (checksum, a put, the right key), and append its bytes unchanged (same sequence, same
-//    compressed form) to a compacted segment numbered above every existing one (numbers taken
+//    it (checksum, a put, the right key), and append its bytes (same sequence, same
+//    compressed form; the CRC recomputed for the new segment's salt and offset) to a compacted segment numbered above every existing one (numbers taken
 //    under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
 //    dead records are not copied: S is the whole oldest prefix of the log, so no older record
 //    of a deleted key survives outside S to come back.
@@ -16,7 +16,7 @@
 //    copied key whose index entry still points at the exact old location, repoint it (a key
 //    overwritten or deleted meanwhile keeps its newer state); finally drop S from the segment
 //    map and mark its files obsolete. Snapshots taken at any point read consistent values:
-//    old and new records are byte-for-byte the same, and both sets of files are open.
+//    old and new records hold the same bytes but for their CRC, and both sets of files are open.
 // 5. An obsolete file is unlinked when the last snapshot reading it goes away (SegmentFile).
 //
 // Failure rules: a failure before step 4 removes the output files and leaves the store as it
@@ -95,9 +95,30 @@ extension Store {
     private func compactExclusively() throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
+        let plan = try planCompaction()
+        guard !plan.sealed.isEmpty else {
+            return CompactionReport(
+                segmentsBefore: plan.segmentsBefore, segmentsAfter: plan.segmentsBefore,
+                bytesBefore: plan.bytesBefore, bytesAfter: plan.bytesBefore, segmentsCompacted: 0,
+                bytesCompacted: 0, segmentsWritten: 0, bytesWritten: 0, recordsCopied: 0,
+                recordsSuperseded: 0, duration: clock.now - start)
+        }
+        var (output, newLocations) = try copyLiveRecords(plan)
+        try installManifest(listing: &output, in: plan)
+        let (superseded, segmentsAfter, bytesAfter) = publish(output, newLocations: newLocations, in: plan)
+        return CompactionReport(
+            segmentsBefore: plan.segmentsBefore, segmentsAfter: segmentsAfter,
+            bytesBefore: plan.bytesBefore, bytesAfter: bytesAfter,
+            segmentsCompacted: plan.sealed.count, bytesCompacted: plan.bytesCompacted,
+            segmentsWritten: output.finished.count, bytesWritten: output.tallies.reduce(0) { $0 + $1.bytes },
+            recordsCopied: newLocations.count, recordsSuperseded: superseded,
+            duration: clock.now - start)
+        // `plan` (the last references to the replaced segments held here) goes away on return.
+    }
 
-        // 1. Plan.
-        let plan = try writer.withLock { state throws -> CompactionPlan in
+    /// Step 1: what to compact — every sealed segment — and the index to copy from.
+    private func planCompaction() throws -> CompactionPlan {
+        try writer.withLock { state throws -> CompactionPlan in
             try Self.checkWritable(state)
             let sealed = Array(state.segmentOrder.dropLast())
             return published.withLock { published in
@@ -109,15 +130,13 @@ extension Store {
                     bytesCompacted: sealed.reduce(0) { $0 + (published.tallies[$1]?.bytes ?? 0) })
             }
         }
-        guard !plan.sealed.isEmpty else {
-            return CompactionReport(
-                segmentsBefore: plan.segmentsBefore, segmentsAfter: plan.segmentsBefore,
-                bytesBefore: plan.bytesBefore, bytesAfter: plan.bytesBefore, segmentsCompacted: 0,
-                bytesCompacted: 0, segmentsWritten: 0, bytesWritten: 0, recordsCopied: 0,
-                recordsSuperseded: 0, duration: clock.now - start)
-        }
+    }
 
-        // 2–3. Copy and sync.
+    /// Steps 2–3: copies every live record of the sealed segments into new segments (each
+    /// checked first), syncs them and the directory. Returns the output and each copied
+    /// record's new location, in `forEachRecordToCopy` order. On failure the output files are
+    /// removed; a failed directory sync also makes the store refuse writes.
+    private func copyLiveRecords(_ plan: CompactionPlan) throws -> (CompactionOutput, [RecordLocation]) {
         var output = CompactionOutput(store: self)
         var newLocations: [RecordLocation] = []
         do {
@@ -138,14 +157,18 @@ extension Store {
         do {
             try output.syncDirectory()
         } catch {
-            let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+            let failure = StrataError.converting(error)
             writer.withLock { state in state.failure = state.failure ?? failure }
             output.abandon()
             throw failure
         }
+        return (output, newLocations)
+    }
 
-        // 4. Install the MANIFEST.
-        let written = output.finished
+    /// Step 4: installs a MANIFEST that lists the new segments instead of the sealed ones. A
+    /// failure here is sticky: the MANIFEST may or may not be on disk, so every file is kept
+    /// and recovery decides at the next open.
+    private func installManifest(listing output: inout CompactionOutput, in plan: CompactionPlan) throws {
         try writer.withLock { state throws in
             do {
                 try Self.checkWritable(state)
@@ -153,7 +176,7 @@ extension Store {
                 output.abandon()
                 throw error
             }
-            let numbers = written.map(\.number)
+            let numbers = output.finished.map(\.number)
             let order = numbers + state.segmentOrder.filter { !plan.sealedSet.contains($0) }
             do {
                 // The MANIFEST's sequence floor counts every commit so far; sync the active
@@ -168,19 +191,24 @@ extension Store {
                     listsCompactedSegments: !numbers.isEmpty
                 ).install(in: directory, fileSystem: fileSystem)
             } catch {
-                // A failed fsync, or a MANIFEST that may or may not be on disk: keep every file,
-                // refuse writes, and let recovery decide at the next open.
-                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                let failure = StrataError.converting(error)
                 state.failure = failure
                 throw failure
             }
             state.segmentOrder = order
             state.compactedSegments = Set(numbers)
         }
+    }
 
-        // 4. Publish: add the new segments, repoint in steps, drop the old segments.
+    /// Step 5: publishes the new segments, repoints the index at the copies in steps of
+    /// `compactionPublishStep` keys (a key overwritten meanwhile keeps its newer location and
+    /// counts as superseded), then drops the replaced segments. Returns the superseded count
+    /// and the segment count and bytes after.
+    private func publish(
+        _ output: CompactionOutput, newLocations: [RecordLocation], in plan: CompactionPlan
+    ) -> (superseded: Int, segments: Int, bytes: Int) {
         published.withLock { published in fence.run {
-            for (segment, tally) in zip(written, output.tallies) {
+            for (segment, tally) in zip(output.finished, output.tallies) {
                 published.segments[segment.number] = segment
                 published.tallies[segment.number] = tally
                 published.records += tally.records
@@ -226,14 +254,7 @@ extension Store {
         // Outside the lock: when nothing else holds a replaced segment, its deinit (and unlink)
         // runs as these references go.
         for segment in replaced { segment.markObsolete() }
-        return CompactionReport(
-            segmentsBefore: plan.segmentsBefore, segmentsAfter: segmentsAfter,
-            bytesBefore: plan.bytesBefore, bytesAfter: bytesAfter,
-            segmentsCompacted: plan.sealed.count, bytesCompacted: plan.bytesCompacted,
-            segmentsWritten: written.count, bytesWritten: output.tallies.reduce(0) { $0 + $1.bytes },
-            recordsCopied: newLocations.count, recordsSuperseded: superseded,
-            duration: clock.now - start)
-        // `plan` (the last references to the replaced segments held here) goes away on return.
+        return (superseded, segmentsAfter, bytesAfter)
     }
 
     /// Calls `body` with every key of the plan's index whose record lies in a sealed segment,
@@ -254,7 +275,7 @@ extension Store {
     private static func checkCopiedRecord(
         _ bytes: UnsafeRawBufferPointer, keyspace: Keyspace, key: StorageKey, in segment: SegmentFile, at offset: Int
     ) throws {
-        switch RecordDecoder.decode(bytes) {
+        switch RecordDecoder.decode(bytes, seal: segment.seal, at: offset) {
         case .failure(let damage):
             throw StrataError.corrupt(damage.message, file: segment.path, offset: offset)
         case .success(let record):
@@ -292,19 +313,34 @@ private struct CompactionOutput {
            currentTally.bytes + record.count > store.options.segmentSize {
             try seal()
         }
-        if current == nil {
-            let number = try store.writer.withLock { state throws(StrataError) in try Store.takeSegmentNumber(&state) }
-            current = try SegmentWriter.createSegment(
-                number, kind: .compacted, in: store.directory, fileSystem: store.fileSystem,
-                remover: store.remover, sync: false)
-            currentTally = SegmentTally(records: 0, bytes: SegmentHeader.size)
-            written = SegmentHeader.size
-        }
-        let location = RecordLocation(segment: current!.number, offset: currentTally.bytes, length: record.count)
+        let segment = try current ?? startSegment()
+        let location = RecordLocation(segment: segment.number, offset: currentTally.bytes, length: record.count)
+        // The same bytes, checksummed for their new segment and offset.
+        let start = buffer.count
         buffer.append(contentsOf: record)
+        buffer.withUnsafeMutableBytes { raw in
+            RecordEncoder.reseal(
+                UnsafeMutableRawBufferPointer(rebasing: raw[start...]), seal: segment.seal, at: currentTally.bytes)
+        }
         currentTally.add(records: 1, bytes: record.count)
         if buffer.count >= Store.compactionWriteSize { try flush() }
         return location
+    }
+
+    /// Creates the next output segment and makes it current.
+    private mutating func startSegment() throws -> SegmentFile {
+        // Under the writer lock, and only while the store is open: once `close()` has released
+        // the directory lock, another process may own the directory.
+        let segment = try store.writer.withLock { state throws in
+            try Store.checkWritable(state)
+            return try SegmentWriter.createSegment(
+                try Store.takeSegmentNumber(&state), kind: .compacted, in: store.directory,
+                fileSystem: store.fileSystem, remover: store.remover, sync: false)
+        }
+        current = segment
+        currentTally = SegmentTally(records: 0, bytes: SegmentHeader.size)
+        written = SegmentHeader.size
+        return segment
     }
 
     /// Writes out the buffer, syncs and closes off the current segment.

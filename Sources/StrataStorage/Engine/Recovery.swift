@@ -1,7 +1,7 @@
 // Recovery: turns the files of a store directory into an index and the writer's position.
 //
-// 1. Read MANIFEST (none: a new store; segment files without one are leftovers only if they
-//    hold no committed data, otherwise the missing manifest is corruption).
+// 1. Read MANIFEST (none: a new store when no segment file holds a byte past its header,
+//    otherwise corruption, or with salvage the segments found; Recovery+MissingManifest.swift).
 // 2. Scan each listed segment in order, applying committed data to the index.
 //    - Compacted segments come first (the output of the last compaction). Each of their puts is
 //      committed on its own and is applied at once; they may come in any order, and a key
@@ -79,10 +79,20 @@ struct Recovery {
         var result = Result()
         let names = try fileSystem.contentsOfDirectory(directory)
         let manifest = try given ?? Manifest.read(in: directory, fileSystem: fileSystem)
-        if manifest == nil, options.readOnly {
-            throw StrataError(.notFound, "no Strata database at \(directory) (no MANIFEST)", file: directory)
+        var listed = manifest?.segments ?? []
+        if manifest == nil {
+            let found = try segmentsHoldingData(names: names)
+            if found.isEmpty, options.readOnly {
+                throw StrataError(.notFound, "no Strata database at \(directory) (no MANIFEST)", file: directory)
+            }
+            if !found.isEmpty {
+                guard options.salvage else { throw missingManifestError(found) }
+                listed = Self.salvageOrder(found)
+                result.events.append(RecoveryEvent(
+                    kind: .salvagedCorruption, file: joinPath(directory, Manifest.fileName), offset: 0,
+                    byteCount: 0, message: "MANIFEST is missing; read the \(listed.count) segment(s) found in the directory"))
+            }
         }
-        let listed = manifest?.segments ?? []
         for (position, number) in listed.enumerated() {
             let keepGoing = try scanSegment(number, isNewest: position == listed.count - 1, into: &result)
             if !keepGoing { break }
@@ -92,7 +102,7 @@ struct Recovery {
         result.nextSegmentNumber = UInt64(numbers.max() ?? 0) + 1
         guard !options.readOnly else { return result }
 
-        try removeLeftovers(names: names, listed: Set(listed), manifestExists: manifest != nil, into: &result)
+        try removeLeftovers(names: names, listed: Set(listed), into: &result)
         if manifest == nil {
             try createFirstSegment(into: &result)
         }
@@ -101,13 +111,64 @@ struct Recovery {
 
     /// Scans one segment into `result`; returns false when salvage stopped at damage.
     private func scanSegment(_ number: UInt32, isNewest: Bool, into result: inout Result) throws -> Bool {
+        let writable = isNewest && !options.readOnly
+        let (segment, header, size) = try openSegment(number, writable: writable)
+        if header.kind == .compacted {
+            guard !isNewest else {
+                throw StrataError.corrupt(
+                    "the MANIFEST ends with a compacted segment; the newest segment must be a log segment",
+                    file: segment.path, offset: 24)
+            }
+            guard !result.sawLogSegment else {
+                throw StrataError.corrupt(
+                    "a compacted segment is listed after a log segment; compacted segments come first",
+                    file: segment.path, offset: 24)
+            }
+            return try scanCompactedSegment(segment, size: size, into: &result)
+        }
+        result.sawLogSegment = true
+        let scan = try indexLogRecords(of: segment, seal: header.recordSeal, size: size, into: &result)
+        result.segments[number] = segment
+        result.segmentOrder.append(number)
+        var validEnd = size
+        var keepGoing = true
+        if let damage = scan.damage {
+            keepGoing = try judge(damage, of: scan, in: segment.path, size: size, isNewest: isNewest, into: &result)
+            validEnd = scan.committedEnd
+        }
+        if scan.uncommittedRecords > 0 {
+            result.events.append(RecoveryEvent(
+                kind: .uncommittedTransaction, file: segment.path, offset: scan.committedEnd,
+                byteCount: 0,
+                message: "ignored \(scan.uncommittedRecords) record(s) of transactions that never committed"))
+        }
+        if isNewest {
+            validEnd = scan.committedEnd
+            if writable {
+                if size > validEnd { try segment.file.truncate(to: validEnd) }
+                // What an earlier process wrote with `.none` durability may still be only in
+                // the page cache: sync it, so `synced-through` offsets written from now on are true.
+                try segment.file.sync()
+            }
+            result.activeEnd = validEnd
+        }
+        result.bytes += isNewest ? validEnd : size
+        result.tallies[number] = SegmentTally(records: scan.records, bytes: isNewest ? validEnd : size)
+        return keepGoing
+    }
+
+    /// Opens a listed segment and checks its header: it exists, is under 4 GiB (record
+    /// locations hold 32-bit offsets), and names itself.
+    private func openSegment(_ number: UInt32, writable: Bool) throws -> (SegmentFile, SegmentHeader, Int) {
         let path = joinPath(directory, SegmentFile.name(for: number))
         guard fileSystem.exists(path) else {
             throw StrataError.corrupt("segment listed in MANIFEST is missing", file: path, offset: 0)
         }
-        let writable = isNewest && !options.readOnly
         let file = try fileSystem.open(path, mode: writable ? .readWrite : .readOnly)
         let size = try file.size()
+        guard size <= Int(UInt32.max) else {
+            throw StrataError.corrupt("segment of \(size) bytes is larger than 4 GiB", file: path, offset: Int(UInt32.max))
+        }
         let header = try file.withBytes(at: 0, count: min(size, SegmentHeader.size)) {
             try SegmentHeader.decode($0, file: path)
         }
@@ -115,26 +176,21 @@ struct Recovery {
             throw StrataError.corrupt(
                 "segment header says segment \(header.segmentNumber)", file: path, offset: 12)
         }
-        let segment = SegmentFile(number: number, kind: header.kind, path: path, file: file, remover: remover)
-        if header.kind == .compacted {
-            guard !isNewest else {
-                throw StrataError.corrupt(
-                    "the MANIFEST ends with a compacted segment; the newest segment must be a log segment",
-                    file: path, offset: 24)
-            }
-            guard !result.sawLogSegment else {
-                throw StrataError.corrupt(
-                    "a compacted segment is listed after a log segment; compacted segments come first",
-                    file: path, offset: 24)
-            }
-            return try scanCompactedSegment(segment, size: size, into: &result)
-        }
-        result.sawLogSegment = true
+        let segment = SegmentFile(
+            number: number, kind: header.kind, seal: header.recordSeal, path: path, file: file, remover: remover)
+        return (segment, header, size)
+    }
+
+    /// Scans a log segment's committed transactions into the index (puts set, deletes remove).
+    private func indexLogRecords(
+        of segment: SegmentFile, seal: RecordSeal, size: Int, into result: inout Result
+    ) throws -> SegmentScanResult {
+        let number = segment.number
         var index = result.index
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
-            try file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scan(bytes, after: result.lastSequence) { _, operations in
+            try segment.file.withBytes(at: 0, count: size) { bytes in
+                SegmentScanner.scan(bytes, seal: seal, after: result.lastSequence) { _, operations in
                     for operation in operations {
                         if operation.isPut {
                             index.set(
@@ -150,52 +206,36 @@ struct Recovery {
         result.index = index
         result.lastSequence = scan.lastSequence
         result.records += scan.records
-        result.segments[number] = segment
-        result.segmentOrder.append(number)
+        return scan
+    }
 
-        var validEnd = size
-        var keepGoing = true
-        if let damage = scan.damage {
-            let crashCanExplain = isNewest && damage.kind.couldBeTornWrite && !scan.damageBeforeSyncedPoint
-            if crashCanExplain {
-                result.events.append(RecoveryEvent(
-                    kind: scan.damageIsZeroFill ? .zeroFilledTail : .tornTail, file: path,
-                    offset: damage.offset, byteCount: size - damage.offset,
-                    message: scan.damageIsZeroFill
-                        ? "the log ends in zero bytes; they were never written"
-                        : "\(damage.kind.message): the last write was cut short by a crash; the log ends before it"))
-            } else if options.salvage {
-                result.events.append(RecoveryEvent(
-                    kind: .salvagedCorruption, file: path, offset: damage.offset,
-                    byteCount: size - damage.offset,
-                    message: "\(damage.kind.message); kept every transaction before it, read nothing after it"))
-                keepGoing = false
-            } else {
-                throw StrataError.corrupt(
-                    "\(damage.kind.message); run `strata verify`, or open read-only with salvage to keep what precedes it",
-                    file: path, offset: damage.offset)
-            }
-            validEnd = scan.committedEnd
-        }
-        if scan.uncommittedRecords > 0 {
+    /// What damage in a log segment means: a torn or zero-filled tail when a crash can explain
+    /// it (the newest segment, past the synced point); else salvaged (recovery stops there) or
+    /// `.corruption`. Returns whether recovery goes on to the next segment.
+    private func judge(
+        _ damage: (offset: Int, kind: RecordDamage), of scan: SegmentScanResult, in path: String, size: Int,
+        isNewest: Bool, into result: inout Result
+    ) throws -> Bool {
+        let crashCanExplain = isNewest && damage.kind.couldBeTornWrite && !scan.damageBeforeSyncedPoint
+        if crashCanExplain {
             result.events.append(RecoveryEvent(
-                kind: .uncommittedTransaction, file: path, offset: scan.committedEnd,
-                byteCount: 0,
-                message: "ignored \(scan.uncommittedRecords) record(s) of transactions that never committed"))
+                kind: scan.damageIsZeroFill ? .zeroFilledTail : .tornTail, file: path,
+                offset: damage.offset, byteCount: size - damage.offset,
+                message: scan.damageIsZeroFill
+                    ? "the log ends in zero bytes; they were never written"
+                    : "\(damage.kind.message): the last write was cut short by a crash; the log ends before it"))
+            return true
         }
-        if isNewest {
-            validEnd = scan.committedEnd
-            if writable {
-                if size > validEnd { try file.truncate(to: validEnd) }
-                // What an earlier process wrote with `.none` durability may still be only in
-                // the page cache: sync it, so `synced-through` offsets written from now on are true.
-                try file.sync()
-            }
-            result.activeEnd = validEnd
+        guard options.salvage else {
+            throw StrataError.corrupt(
+                "\(damage.kind.message); run `strata verify`, or open read-only with salvage to keep what precedes it",
+                file: path, offset: damage.offset)
         }
-        result.bytes += isNewest ? validEnd : size
-        result.tallies[number] = SegmentTally(records: scan.records, bytes: isNewest ? validEnd : size)
-        return keepGoing
+        result.events.append(RecoveryEvent(
+            kind: .salvagedCorruption, file: path, offset: damage.offset,
+            byteCount: size - damage.offset,
+            message: "\(damage.kind.message); kept every transaction before it, read nothing after it"))
+        return false
     }
 
     /// Scans a compacted segment into `result`; returns false when salvage stopped at damage.
@@ -205,7 +245,7 @@ struct Recovery {
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
             try segment.file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scanCompacted(bytes, after: result.lastSequence) { _, operation in
+                SegmentScanner.scanCompacted(bytes, seal: segment.seal, after: result.lastSequence) { _, operation in
                     // Only compacted segments were scanned so far: a key already in the index
                     // was copied twice, which compaction never does.
                     let location = RecordLocation(segment: number, offset: operation.offset, length: operation.length)
@@ -237,9 +277,7 @@ struct Recovery {
             file: segment.path, offset: damage.offset)
     }
 
-    private func removeLeftovers(
-        names: [String], listed: Set<UInt32>, manifestExists: Bool, into result: inout Result
-    ) throws {
+    private func removeLeftovers(names: [String], listed: Set<UInt32>, into result: inout Result) throws {
         var removed = false
         for name in names {
             let path = joinPath(directory, name)
@@ -250,11 +288,6 @@ struct Recovery {
                     kind: .leftoverFileRemoved, file: path, offset: 0, byteCount: 0,
                     message: "removed a manifest left half-installed by a crash"))
             } else if let number = SegmentFile.number(fromName: name), !listed.contains(number) {
-                if !manifestExists, try holdsCommittedData(path) {
-                    throw StrataError.corrupt(
-                        "MANIFEST is missing but segments hold committed data; restore the MANIFEST or salvage the segments",
-                        file: joinPath(directory, Manifest.fileName), offset: 0)
-                }
                 try fileSystem.removeFile(path)
                 removed = true
                 result.events.append(RecoveryEvent(
@@ -263,29 +296,6 @@ struct Recovery {
             }
         }
         if removed { try fileSystem.syncDirectory(directory) }
-    }
-
-    /// Whether a segment file no manifest names holds committed data: a committed transaction
-    /// (log segment) or a put (compacted segment).
-    private func holdsCommittedData(_ path: String) throws -> Bool {
-        let file = try fileSystem.open(path, mode: .readOnly)
-        defer { try? file.close() }
-        let size = try file.size()
-        guard size > SegmentHeader.size else { return false }
-        var kind = SegmentKind.log
-        do {
-            kind = try file.withBytes(at: 0, count: SegmentHeader.size) { try SegmentHeader.decode($0, file: path) }.kind
-        } catch let error as StrataError where error.code == .unsupportedFormat {
-            throw error  // a newer format's file: never delete what this build cannot read
-        } catch {
-            // A damaged header: judge by the records, as for any log segment.
-        }
-        return try file.withBytes(at: 0, count: size) { bytes in
-            switch kind {
-            case .log: SegmentScanner.scan(bytes, after: 0) { _, _ in }.transactions > 0
-            case .compacted: SegmentScanner.scanCompacted(bytes, after: 0) { _, _ in nil }.transactions > 0
-            }
-        }
     }
 
     private func createFirstSegment(into result: inout Result) throws {

@@ -20,7 +20,6 @@ public struct Snapshot: Sendable {
 
     struct ReadOptions: Sendable {
         var verifyChecksums: Bool
-        var maxValueSize: Int
     }
 
     /// The sequence number of the last commit this snapshot sees (0 for an empty store).
@@ -49,7 +48,7 @@ public struct Snapshot: Sendable {
     /// - Complexity: O(log n) in the keyspace's key count, plus the value's size.
     public func value(for key: StorageKey, in keyspace: Keyspace) throws -> [UInt8]? {
         guard let location = index.location(of: key, in: keyspace) else { return nil }
-        return try withRecord(at: location) { try $0.value(limit: options.maxValueSize) }
+        return try withRecord(at: location) { try $0.value() }
     }
 
     /// Calls `body` with the value of `key` without copying it when it is stored uncompressed;
@@ -108,7 +107,8 @@ public struct Snapshot: Sendable {
         // record is read by non-generic code, which needs no runtime metadata for R.
         var result: R?
         try visitValue(of: entry) { result = try body($0) }
-        return result.unsafelyUnwrapped
+        guard let result else { throw Snapshot.unreadError }
+        return result
     }
 
     /// Calls `body` with the value `entry` refers to (see ``withValue(of:_:)``).
@@ -116,7 +116,7 @@ public struct Snapshot: Sendable {
     func visitValue(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try visitRecord(at: entry.location) { record in
             if record.isCompressed {
-                return try record.value(limit: options.maxValueSize).withUnsafeBytes(body)
+                return try record.value().withUnsafeBytes(body)
             }
             return try body(record.valueBytes)
         }
@@ -138,8 +138,15 @@ public struct Snapshot: Sendable {
     func withRecord<R>(at location: RecordLocation, _ body: (DecodedRecord) throws -> R) throws -> R {
         var result: R?
         try visitRecord(at: location) { result = try body($0) }
-        return result.unsafelyUnwrapped
+        guard let result else { throw Snapshot.unreadError }
+        return result
     }
+
+    /// What a read throws when its file system returned without handing over the bytes (a
+    /// ``FileSystem`` implementation that breaks the ``StorageFile/visitBytes(at:count:_:)``
+    /// contract).
+    @usableFromInline
+    static let unreadError = StrataError(.io, "the file system returned from a read without the bytes")
 
     /// Reads and checks the record at `location`; `body` sees it decoded. Not generic, so that a
     /// read costs no runtime generic metadata.
@@ -149,14 +156,12 @@ public struct Snapshot: Sendable {
         }
         try segment.file.visitBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
             let record: DecodedRecord
-            if options.verifyChecksums {
-                switch RecordDecoder.decode(bytes) {
-                case .success(let decoded): record = decoded
-                case .failure(let damage):
-                    throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))
-                }
-            } else {
-                record = RecordDecoder.decodeTrusted(bytes)
+            switch RecordDecoder.decode(
+                bytes, seal: segment.seal, at: Int(location.offset), verifyingChecksum: options.verifyChecksums
+            ) {
+            case .success(let decoded): record = decoded
+            case .failure(let damage):
+                throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))
             }
             guard record.kind == .put else {
                 throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: Int(location.offset))

@@ -3,12 +3,14 @@
 // `.full`, then publishes the new index.
 //
 // Failure rules:
-// - A failed write is rolled back by truncating the segment to where the group started; the
-//   group's committers get the error and the store goes on. If the truncate fails too, the
-//   store refuses further writes.
+// - A failed write or fsync of a group is rolled back by truncating the segment to where the
+//   group started and syncing the cut, so the group cannot appear after a reopen or a crash;
+//   its committers get `.io` saying the commit was not applied. If the cut or its sync fails
+//   too, the error says the outcome is unknown and the store refuses further writes.
 // - A failed fsync (or segment roll) makes the store refuse every further write until it is
-//   reopened: after a failed fsync the kernel may have dropped the dirty pages, so nothing
-//   written since the last good sync can be trusted (PostgreSQL's "fsyncgate").
+//   reopened, even when the cut succeeded: after a failed fsync the kernel may have dropped
+//   the dirty pages, so nothing written since the last good sync can be trusted (PostgreSQL's
+//   "fsyncgate").
 // - Sequence numbers of a failed group are never reused.
 
 extension Store {
@@ -21,7 +23,11 @@ extension Store {
     /// - Throws: ``StrataError`` with code
     ///   - `.readOnly` when the store was opened read-only;
     ///   - `.invalidArgument` when a key or value is over the limits (nothing is written);
-    ///   - `.io` when the write or sync fails (the batch is not applied);
+    ///   - `.io` when the write or sync fails. The batch's bytes are then cut off the log and
+    ///     the cut synced before this returns, so the batch is not applied, now or after a
+    ///     reopen or a crash, and the message says so. When the cut fails too, the message says
+    ///     the outcome is unknown (the batch may appear after a crash) and the store refuses
+    ///     further writes. After a failed sync the store refuses further writes either way;
     ///   - `.closed` after ``close()``, or after an earlier failed sync (reopen the store).
     /// - Complexity: O(n) in the batch's size.
     @discardableResult
@@ -65,31 +71,49 @@ extension Store {
     /// Writes, syncs and publishes a group. REQUIRES: `writer` is held.
     private func lead(_ group: [CommitQueue.Ticket], _ state: inout WriterState) {
         func finish(_ error: StrataError) { for ticket in group { ticket.result = .failure(error) } }
+        let active: SegmentFile
         do {
-            try Self.checkWritable(state)
+            active = try segmentForGroup(group, &state)
         } catch {
-            return finish(error)
+            return finish(StrataError.converting(error))
         }
+        let base = state.offset
+        let firstSequence = state.nextSequence
+        encode(group, into: active, &state)
+        if let failure = appendAndSync(group, to: active, at: base, &state) { return finish(failure) }
+        publish(group, in: active, at: base, &state)
+        for (position, ticket) in group.enumerated() {
+            ticket.result = .success(firstSequence + UInt64(position))
+        }
+    }
+
+    /// The active segment, rolled first when the group would not fit. A failed roll is sticky.
+    private func segmentForGroup(_ group: [CommitQueue.Ticket], _ state: inout WriterState) throws -> SegmentFile {
+        try Self.checkWritable(state)
         let bound = group.reduce(0) { $0 + $1.batch.encodedSizeBound }
         if state.offset + bound > options.segmentSize, state.offset > SegmentHeader.size {
             do {
                 try roll(&state)
             } catch {
-                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
+                let failure = StrataError.converting(error)
                 state.failure = failure
-                return finish(failure)
+                throw failure
             }
         }
         guard let active = state.active else {
-            return finish(StrataError(.readOnly, "the store has no segment open for writing"))
+            throw StrataError(.readOnly, "the store has no segment open for writing")
         }
+        return active
+    }
 
-        // Encode every batch as one transaction: its records, then its commit record.
+    /// Encodes every batch of the group as one transaction each — its records, then its commit
+    /// record — into `state.buffer`, noting each record's span; takes their sequence numbers.
+    private func encode(_ group: [CommitQueue.Ticket], into active: SegmentFile, _ state: inout WriterState) {
         let compression = CompressionPolicy(
             threshold: options.compressionThreshold, level: options.compressionLevel)
         state.buffer.removeAll(keepingCapacity: true)
         state.recordSpans.removeAll(keepingCapacity: true)
-        let firstSequence = state.nextSequence
+        let base = state.offset
         for ticket in group {
             let sequence = state.nextSequence
             state.nextSequence += 1
@@ -97,33 +121,33 @@ extension Store {
                 let span: (offset: Int, length: Int)
                 if operation.isDelete {
                     span = RecordEncoder.appendDelete(
-                        to: &state.buffer, sequence: sequence, keyspace: operation.keyspace, key: operation.key)
+                        to: &state.buffer, sequence: sequence, keyspace: operation.keyspace, key: operation.key,
+                        seal: active.seal, bufferOffset: base)
                 } else {
                     span = ticket.batch.withValue(of: operation) { value in
                         RecordEncoder.appendPut(
                             to: &state.buffer, sequence: sequence, keyspace: operation.keyspace,
-                            key: operation.key, value: value, compression: compression)
+                            key: operation.key, value: value, compression: compression,
+                            seal: active.seal, bufferOffset: base)
                     }
                 }
                 state.recordSpans.append(span)
             }
             _ = RecordEncoder.appendCommit(
                 to: &state.buffer, sequence: sequence, recordCount: ticket.batch.count,
-                syncedThrough: state.syncedOffset)
+                syncedThrough: state.syncedOffset, seal: active.seal, bufferOffset: base)
         }
+    }
 
-        // Append with one write; on failure cut the segment back to where the group started.
-        let base = state.offset
+    /// Appends the encoded group with one write, and syncs it when a member asked for `.full`.
+    /// On failure cuts the segment back to where the group started and returns the error.
+    private func appendAndSync(
+        _ group: [CommitQueue.Ticket], to active: SegmentFile, at base: Int, _ state: inout WriterState
+    ) -> StrataError? {
         do {
             try state.buffer.withUnsafeBytes { try active.file.write($0, at: base) }
         } catch {
-            let failure = error as? StrataError ?? StrataError(.io, "\(error)")
-            do {
-                try active.file.truncate(to: base)
-            } catch {
-                state.failure = failure
-            }
-            return finish(failure)
+            return cutBack(active, to: base, after: error, sticky: false, &state)
         }
         state.offset += state.buffer.count
         if group.contains(where: { $0.durability == .full }) {
@@ -131,13 +155,15 @@ extension Store {
                 try active.file.sync()
                 state.syncedOffset = state.offset
             } catch {
-                let failure = error as? StrataError ?? StrataError(.io, "\(error)")
-                state.failure = failure
-                return finish(failure)
+                state.offset = base
+                return cutBack(active, to: base, after: error, sticky: true, &state)
             }
         }
+        return nil
+    }
 
-        // Publish.
+    /// Makes the group's records visible: points the index at them and advances the sequence.
+    private func publish(_ group: [CommitQueue.Ticket], in active: SegmentFile, at base: Int, _ state: inout WriterState) {
         let segmentNumber = active.number
         let writtenBytes = state.buffer.count
         let spans = state.recordSpans
@@ -164,9 +190,34 @@ extension Store {
             published.bytes += writtenBytes
             published.tallies[segmentNumber, default: SegmentTally()].add(records: spans.count + group.count, bytes: writtenBytes)
         } }
-        for (position, ticket) in group.enumerated() {
-            ticket.result = .success(firstSequence + UInt64(position))
+    }
+
+    /// Cuts the active segment back to `base` after a group's write or sync failed, and makes
+    /// the cut durable, so that the group cannot appear after a reopen or a crash. Returns the
+    /// error the group's committers get: "not applied" when the cut is durable, "outcome is
+    /// unknown" (and the store refuses writes) when it is not. With `sticky` (a failed fsync)
+    /// the store refuses writes either way. REQUIRES: `writer` is held.
+    private func cutBack(
+        _ active: SegmentFile, to base: Int, after error: any Error, sticky: Bool, _ state: inout WriterState
+    ) -> StrataError {
+        let cause = StrataError.converting(error)
+        let failure: StrataError
+        do {
+            try active.file.truncate(to: base)
+            try active.file.sync()
+            state.syncedOffset = base
+            failure = StrataError(
+                cause.code, "\(cause.message); the commit was not applied (its bytes were cut off durably)",
+                file: cause.file, offset: cause.offset, errno: cause.errno)
+        } catch {
+            failure = StrataError(
+                cause.code, "\(cause.message); the commit's outcome is unknown: cutting its bytes off failed "
+                    + "(\(error)), so it may appear after a crash or a reopen",
+                file: cause.file, offset: cause.offset, errno: cause.errno)
+            state.failure = failure
         }
+        if sticky { state.failure = failure }
+        return failure
     }
 
     /// Seals the active segment and starts the next one. REQUIRES: `writer` is held.

@@ -85,6 +85,8 @@ public final class Store: Sendable {
         var recordSpans: [(offset: Int, length: Int)] = []
         var failure: StrataError?
         var isClosed = false
+        /// Why ``close()`` failed; a later close throws it again.
+        var closeFailure: StrataError?
     }
 
     /// Opens the store in `directory`, creating it when it does not exist (unless read-only),
@@ -99,6 +101,12 @@ public final class Store: Sendable {
     /// - Complexity: O(n) in the size of the log.
     public init(directory: String, options: Options = Options()) throws {
         try options.validate()
+        var options = options
+        if options.readOnly, let posix = options.fileSystem as? PosixFileSystem, posix.mappedReads {
+            // No lock: a writer in another process may truncate a segment under this store,
+            // which would make a mapped read fault (docs/design.md, "Reads and mmap").
+            options.fileSystem = PosixFileSystem(mappedReads: false)
+        }
         self.directory = directory
         self.options = options
         self.fileSystem = options.fileSystem
@@ -106,7 +114,7 @@ public final class Store: Sendable {
             directoryLock = nil
             remover = nil
         } else {
-            try fileSystem.createDirectory(directory)
+            try Self.createDirectoryDurably(directory, fileSystem: fileSystem)
             directoryLock = try fileSystem.lock(joinPath(directory, "LOCK"))
             remover = SegmentRemover(fileSystem: fileSystem)
         }
@@ -132,8 +140,7 @@ public final class Store: Sendable {
     /// An immutable view of the store as of the latest commit.
     /// - Complexity: O(1).
     public func snapshot() -> Snapshot {
-        let readOptions = Snapshot.ReadOptions(
-            verifyChecksums: options.verifyChecksumsOnRead, maxValueSize: options.maxValueSize)
+        let readOptions = Snapshot.ReadOptions(verifyChecksums: options.verifyChecksumsOnRead)
         return published.withLock { state in
             Snapshot(
                 storage: SnapshotStorage(index: state.index, segments: state.segments, fence: fence),
@@ -154,23 +161,35 @@ public final class Store: Sendable {
     public var writeFailure: StrataError? { writer.withLock { $0.failure } }
 
     /// Syncs what was committed with `.none` durability and stops accepting commits. Snapshots
-    /// taken before keep working. Closing twice is harmless.
+    /// taken before keep working. The directory lock is released even when the sync fails.
     ///
     /// Segments that a compaction replaced and that a snapshot still reads are not unlinked
     /// after the store closes (another process may own the directory by then); the next
     /// read-write open removes them.
-    /// - Throws: ``StrataError`` `.io` when the final sync fails.
+    /// - Throws: ``StrataError`` `.io` when the final sync fails; the failure is sticky: every
+    ///   later `close()` throws it again and ``writeFailure`` reports it. Closing a store that
+    ///   closed cleanly again is harmless.
     public func close() throws {
-        try writer.withLock { state in
-            guard !state.isClosed else { return }
+        let failure = writer.withLock { state -> StrataError? in
+            guard !state.isClosed else { return state.closeFailure }
             state.isClosed = true
-            if let active = state.active, state.failure == nil, state.offset > state.syncedOffset {
+            guard let active = state.active, state.failure == nil, state.offset > state.syncedOffset else {
+                return nil
+            }
+            do {
                 try active.file.sync()
                 state.syncedOffset = state.offset
+                return nil
+            } catch {
+                let failure = StrataError.converting(error)
+                state.failure = failure
+                state.closeFailure = failure
+                return failure
             }
         }
         remover?.disable()
         directoryLock?.unlock()
+        if let failure { throw failure }
     }
 }
 

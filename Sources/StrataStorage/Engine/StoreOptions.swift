@@ -14,7 +14,8 @@ extension Store {
         public var compressionThreshold: Int = 4096
         /// The zstd level for compressed values. Default 3.
         public var compressionLevel: Int32 = 3
-        /// The largest value accepted, in bytes. Default 256 MiB; at most 512 MiB.
+        /// The largest value a commit accepts, in bytes. Default 256 MiB; at most 512 MiB.
+        /// Reads are not limited by it: a value a store with a larger limit wrote reads whole.
         public var maxValueSize: Int = 256 << 20
         /// Open without taking the lock and refuse every write. Nothing on disk changes, not
         /// even a torn tail. Default `false`.
@@ -25,7 +26,9 @@ extension Store {
         public var salvage = false
         /// Check each record's checksum when a snapshot reads it. Default `true`.
         public var verifyChecksumsOnRead = true
-        /// The file system the store goes through. Default: the real one.
+        /// The file system the store goes through. Default: the real one, reading through
+        /// `mmap`. A read-only store given a ``PosixFileSystem`` reads with `pread` instead
+        /// (see ``PosixFileSystem/mappedReads``).
         public var fileSystem: any FileSystem = PosixFileSystem()
 
         /// Options with every default.
@@ -43,7 +46,7 @@ extension Store {
             guard (1...22).contains(compressionLevel) else {
                 throw StrataError(.invalidArgument, "compressionLevel \(compressionLevel) is outside 1…22")
             }
-            guard (0...RecordFormat.maxPayloadLength / 2).contains(maxValueSize) else {
+            guard (0...RecordFormat.maxValueLength).contains(maxValueSize) else {
                 throw StrataError(.invalidArgument, "maxValueSize \(maxValueSize) is outside 0…512 MiB")
             }
             guard !salvage || readOnly else {

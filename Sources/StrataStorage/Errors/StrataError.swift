@@ -121,6 +121,12 @@ extension StrataError.Code {
 }
 
 extension StrataError {
+    /// `error` as a `StrataError`: itself when it is one, else `.io` with its description.
+    /// The one place an error from elsewhere (a `FileSystem` of the caller's) becomes ours.
+    static func converting(_ error: any Error) -> StrataError {
+        error as? StrataError ?? StrataError(.io, "\(error)")
+    }
+
     /// An I/O error from the current `errno`, naming the operation and file.
     static func io(_ operation: String, path: String, errno code: Int32) -> StrataError {
         StrataError(.io, "\(operation) failed", file: path, errno: code)

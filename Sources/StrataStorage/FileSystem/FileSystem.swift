@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The file-system seam: every byte the engine reads or writes goes through it.
 ///
 /// Three implementations ship with StrataStorage:
@@ -114,9 +120,12 @@ extension StorageFile {
     }
 
     /// Reads exactly `count` bytes at `offset`, or throws if the file is shorter.
-    /// - Throws: ``StrataError`` `.io`.
+    /// - Throws: ``StrataError`` `.io` (`EINVAL` for a negative count).
     public func readExactly(_ count: Int, at offset: Int) throws -> [UInt8] {
-        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        guard count >= 0 else {
+            throw StrataError(.io, "cannot read \(count) bytes", file: path, offset: offset, errno: EINVAL)
+        }
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             let n = try read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
             initialized = n
             if n != count {
@@ -144,14 +153,17 @@ extension StorageFile {
     /// Calls `body` with `count` bytes of the file starting at `offset`, without copying them
     /// where the implementation can (the POSIX one maps the file). The pointer is valid only
     /// inside `body`.
-    /// - Throws: ``StrataError`` `.io` when the range is not inside the file, or what `body`
-    ///   throws.
+    /// - Throws: ``StrataError`` `.io` when the range is not inside the file or the
+    ///   implementation returned without calling `body`, or what `body` throws.
     @inline(__always)
     func withBytes<R>(
         at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
         var result: R?
         try visitBytes(at: offset, count: count) { result = try body($0) }
-        return result.unsafelyUnwrapped
+        guard let result else {
+            throw StrataError(.io, "the file system returned from a read without the bytes", file: path, offset: offset)
+        }
+        return result
     }
 }

@@ -6,7 +6,9 @@
 // `Locked` mutex; reads and writes run outside it. Closing the file while other threads still use it
 // (or still run a `withBytes` body) is the caller's bug: the descriptor and mappings go away.
 // Only size changes made through this object or seen by `fstat` are known: another process
-// shrinking the file under a mapped reader can still fault it.
+// shrinking the file under a mapped reader can still fault it, and so can a disk error on a
+// mapped page (SIGBUS). Files opened with `mapped: false` read with `pread` instead, where both
+// are a thrown error.
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,6 +22,8 @@ final class PosixFile: StorageFile {
     /// The path the file was opened with.
     let path: String
     private let fd: Int32
+    /// Whether ``visitBytes(at:count:_:)`` maps the file (or reads with `pread`).
+    private let mapped: Bool
     private let state: Locked<State>
 
     /// The smallest virtual size mapped for ``withBytes(at:count:_:)``.
@@ -44,9 +48,10 @@ final class PosixFile: StorageFile {
 
     /// Wraps an open descriptor; the file takes ownership of it.
     /// - Throws: ``StrataError`` `.io` when `fstat` fails.
-    init(path: String, descriptor: Int32) throws {
+    init(path: String, descriptor: Int32, mapped: Bool = true) throws {
         self.path = path
         self.fd = descriptor
+        self.mapped = mapped
         let size = try Self.fstatSize(descriptor, path: path)
         self.state = Locked(State(knownSize: size))
     }
@@ -74,18 +79,16 @@ final class PosixFile: StorageFile {
     /// - Throws: ``StrataError`` `.io`.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
         try checkOpen("pread")
+        guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            let (n, code) = retryingOnInterrupt { pread(fd, base + done, buffer.count - done, off_t(offset + done)) }
             if n > 0 {
                 done += n
             } else if n == 0 {
                 break
             } else {
-                let code = currentErrno()
-                if code != EINTR {
-                    throw StrataError(.io, "pread failed", file: path, offset: offset, errno: code)
-                }
+                throw StrataError(.io, "pread failed", file: path, offset: offset, errno: code)
             }
         }
         return done
@@ -102,6 +105,7 @@ final class PosixFile: StorageFile {
             throw StrataError(.io, "invalid range: \(count) bytes", file: path, offset: offset,
                               errno: EINVAL)
         }
+        guard mapped else { return try visitCopiedBytes(at: offset, count: count, body) }
         let end = offset + count
         if count > 0 {
             let view = readableView.load(ordering: .acquiring)
@@ -132,26 +136,59 @@ final class PosixFile: StorageFile {
         return try body(UnsafeRawBufferPointer(start: start, count: count))
     }
 
+    /// The unmapped ``visitBytes(at:count:_:)``: reads the range with `pread` into a buffer.
+    /// A file shorter than the range (truncated by another process) is an error, never a fault.
+    private func visitCopiedBytes(
+        at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = try read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+        }
+        guard bytes.count == count else {
+            throw StrataError(
+                .io, "read past end of file: \(count) bytes wanted, file ends at byte \(offset + bytes.count) "
+                    + "(cut short since it was read?)",
+                file: path, offset: offset, errno: EINVAL)
+        }
+        try bytes.withUnsafeBytes(body)
+    }
+
     /// `pwrite` until every byte is written; short writes and `EINTR` are retried.
-    /// - Throws: ``StrataError`` `.io` (`ENOSPC`, `EIO`, …); bytes before the failure may have
-    ///   been written.
+    /// - Throws: ``StrataError`` `.io` (`ENOSPC`, `EIO`, …, or `EIO` when `pwrite` writes
+    ///   nothing); bytes before the failure may have been written.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
         try checkOpen("pwrite")
+        guard offset >= 0, offset <= Int.max - bytes.count else {
+            throw StrataError(.io, "pwrite of \(bytes.count) bytes at an invalid offset", file: path, offset: offset, errno: EINVAL)
+        }
         var done = 0
         defer {
             let end = offset + done
             state.withLock { $0.knownSize = max($0.knownSize, end) }
         }
-        while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-            if n >= 0 {
-                done += n
+        guard let base = bytes.baseAddress else { return }
+        try Self.writeAll(count: bytes.count, at: offset, path: path, written: &done) { done in
+            pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
+        }
+    }
+
+    /// Calls `attempt` (a `pwrite` of the bytes from `written` on, returning its result) until
+    /// `count` bytes are written. `EINTR` is retried; a short write goes on from where it
+    /// stopped; a write of zero bytes is an error (the device takes nothing, and retrying would
+    /// loop forever).
+    /// - Throws: ``StrataError`` `.io` with the `errno`, or `EIO` for a write of zero bytes.
+    static func writeAll(
+        count: Int, at offset: Int, path: String, written: inout Int, _ attempt: (_ written: Int) -> Int
+    ) throws {
+        while written < count {
+            let (n, code) = retryingOnInterrupt { attempt(written) }
+            if n > 0 {
+                written += n
+            } else if n == 0 {
+                throw StrataError(
+                    .io, "pwrite wrote 0 of \(count - written) bytes", file: path, offset: offset + written, errno: EIO)
             } else {
-                let code = currentErrno()
-                if code != EINTR {
-                    throw StrataError(.io, "pwrite failed", file: path, offset: offset + done,
-                                      errno: code)
-                }
+                throw StrataError(.io, "pwrite failed", file: path, offset: offset + written, errno: code)
             }
         }
     }
@@ -167,10 +204,8 @@ final class PosixFile: StorageFile {
     /// - Throws: ``StrataError`` `.io`.
     func truncate(to size: Int) throws {
         try checkOpen("ftruncate")
-        while ftruncate(fd, off_t(size)) != 0 {
-            let code = currentErrno()
-            if code != EINTR { throw StrataError.io("ftruncate", path: path, errno: code) }
-        }
+        let (result, code) = retryingOnInterrupt { ftruncate(fd, off_t(size)) }
+        if result != 0 { throw StrataError.io("ftruncate", path: path, errno: code) }
         state.withLock {
             $0.knownSize = size
             readableView.store(WordPair(first: 0, second: 0), ordering: .releasing)

@@ -12,15 +12,27 @@ import Musl
 /// The real file system: files on disk through POSIX system calls.
 ///
 /// Files are opened with `O_CLOEXEC`, written with `pwrite` (short writes and `EINTR` retried),
-/// made durable with `fsync`, and read without copying through `mmap`
-/// (``StorageFile/withBytes(at:count:_:)``). ``lock(_:)`` uses `flock`.
+/// made durable with `fsync`, and read either without copying through `mmap` (the default) or
+/// with `pread` into a buffer (``mappedReads`` false). ``lock(_:)`` uses `flock`.
+///
+/// Mapped reads are fast but not safe against everything: a read of a mapped page that the
+/// disk fails to deliver (`EIO`), or that another process truncated away, raises `SIGBUS`.
+/// With ``mappedReads`` false such reads throw ``StrataError`` `.io` instead. A read-only
+/// ``Store`` always reads with `pread`, because it takes no lock and a writer in another
+/// process may truncate the newest segment under it.
 ///
 /// Creating, removing or renaming a file does **not** make the change durable: the caller must
 /// call ``syncDirectory(_:)`` on the directory (both directories, for a rename across two) once
 /// it needs the change to survive a power loss. The storage engine does this itself.
 public struct PosixFileSystem: FileSystem {
-    /// Makes the file system. It holds no state; all instances are interchangeable.
-    public init() {}
+    /// Whether files are read through `mmap` (true) or `pread` (false).
+    public let mappedReads: Bool
+
+    /// Makes the file system. It holds no state but the read mode.
+    /// - Parameter mappedReads: read through `mmap` (default) or, when false, with `pread`.
+    public init(mappedReads: Bool = true) {
+        self.mappedReads = mappedReads
+    }
 
     /// Opens a file with `open(2)`; created files get mode `0644`.
     /// - Throws: ``StrataError`` `.notFound` when the file is missing (and `mode` does not create
@@ -36,7 +48,7 @@ public struct PosixFileSystem: FileSystem {
         }
         let fd = try openDescriptor(path, flags: flags | O_CLOEXEC, operation: "open")
         do {
-            return try PosixFile(path: path, descriptor: fd)
+            return try PosixFile(path: path, descriptor: fd, mapped: mappedReads)
         } catch {
             _ = Glibc.close(fd)
             throw error
@@ -126,9 +138,8 @@ public struct PosixFileSystem: FileSystem {
     ///   the directory is missing, `.io` otherwise.
     public func lock(_ path: String) throws -> any FileLock {
         let fd = try openDescriptor(path, flags: O_RDWR | O_CREAT | O_CLOEXEC, operation: "open")
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = currentErrno()
-            if code == EINTR { continue }
+        let (result, code) = retryingOnInterrupt { flock(fd, LOCK_EX | LOCK_NB) }
+        if result != 0 {
             _ = Glibc.close(fd)
             if code == EWOULDBLOCK {
                 throw StrataError(

@@ -1,5 +1,5 @@
-// Small helpers around POSIX system calls: errno access, errno-to-StrataError mapping, and
-// EINTR-retrying open/fsync.
+// Small helpers around POSIX system calls: errno access, errno-to-StrataError mapping, and the
+// one place that retries a call interrupted by a signal (`EINTR`).
 //
 // Thread safety: stateless functions; `errno` is per thread.
 #if canImport(Glibc)
@@ -21,20 +21,28 @@ func posixError(_ operation: String, path: String, errno code: Int32) -> StrataE
     return StrataError.io(operation, path: path, errno: code)
 }
 
-/// `open(2)` retried on `EINTR`, mode `0644` for created files.
-func openDescriptor(_ path: String, flags: Int32, operation: String) throws -> Int32 {
+/// Calls `systemCall` (which returns a negative number and sets `errno` when it fails) again
+/// for as long as it fails with `EINTR`. Returns its result, and the `errno` of a failure (0
+/// when it did not fail).
+@inline(__always)
+func retryingOnInterrupt<Result: BinaryInteger>(_ systemCall: () -> Result) -> (result: Result, errno: Int32) {
     while true {
-        let fd = Glibc.open(path, flags, 0o644)
-        if fd >= 0 { return fd }
+        let result = systemCall()
+        if result >= 0 { return (result, 0) }
         let code = currentErrno()
-        if code != EINTR { throw posixError(operation, path: path, errno: code) }
+        if code != EINTR { return (result, code) }
     }
 }
 
-/// `fsync(2)` retried on `EINTR`.
+/// `open(2)`, mode `0644` for created files.
+func openDescriptor(_ path: String, flags: Int32, operation: String) throws -> Int32 {
+    let (fd, code) = retryingOnInterrupt { Glibc.open(path, flags, 0o644) }
+    if fd < 0 { throw posixError(operation, path: path, errno: code) }
+    return fd
+}
+
+/// `fsync(2)`.
 func fsyncRetrying(_ fd: Int32, path: String) throws {
-    while fsync(fd) != 0 {
-        let code = currentErrno()
-        if code != EINTR { throw StrataError.io("fsync", path: path, errno: code) }
-    }
+    let (result, code) = retryingOnInterrupt { fsync(fd) }
+    if result != 0 { throw StrataError.io("fsync", path: path, errno: code) }
 }

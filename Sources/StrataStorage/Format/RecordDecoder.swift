@@ -47,10 +47,11 @@ struct DecodedRecord {
 
     /// The value of a put, decompressed when needed.
     /// - Throws: ``StrataError`` `.corruption` when a compressed value does not decode or
-    ///   declares a size over `limit`.
-    func value(limit: Int) throws -> [UInt8] {
+    ///   declares a size over `RecordFormat.maxValueLength`, which no store writes.
+    func value() throws -> [UInt8] {
         if isCompressed {
-            return try ZstdCodec.decompress(valueBytes, decompressedSize: rawValueLength, limit: limit)
+            return try ZstdCodec.decompress(
+                valueBytes, decompressedSize: rawValueLength, limit: RecordFormat.maxValueLength)
         }
         return Array(valueBytes)
     }
@@ -96,8 +97,14 @@ enum RecordDamage: Error, Equatable, Sendable {
 }
 
 enum RecordDecoder {
-    /// Decodes the record at the start of `bytes` (which run to the end of the file).
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<DecodedRecord, RecordDamage> {
+    /// Decodes the record at the start of `bytes` (which run to the end of the file), which lies
+    /// at `offset` of a segment sealed with `seal`. Without `verifyingChecksum` (only for
+    /// `Store.Options.verifyChecksumsOnRead == false`, on records recovery checked) the CRC is
+    /// not recomputed, but every structural check still runs: bytes changed since recovery give
+    /// damage, never an out-of-bounds read.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, at offset: Int, verifyingChecksum: Bool = true
+    ) -> Result<DecodedRecord, RecordDamage> {
         guard bytes.count >= RecordFormat.headerSize else { return .failure(.shortHeader) }
         let payloadLength = Int(bytes.loadLittleEndian(at: 4, as: UInt32.self))
         guard payloadLength <= RecordFormat.maxPayloadLength else {
@@ -105,9 +112,11 @@ enum RecordDecoder {
         }
         let length = RecordFormat.headerSize + payloadLength
         guard length <= bytes.count else { return .failure(.lengthPastEnd) }
-        let stored = CRC32C.unmask(bytes.loadLittleEndian(at: 0, as: UInt32.self))
-        let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[4..<length]))
-        guard stored == actual else { return .failure(.checksumMismatch) }
+        if verifyingChecksum {
+            let stored = CRC32C.unmask(bytes.loadLittleEndian(at: 0, as: UInt32.self))
+            let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[4..<length]), extending: seal.seed(at: offset))
+            guard stored == actual else { return .failure(.checksumMismatch) }
+        }
         guard let kind = RecordKind(rawValue: bytes[8]) else { return .failure(.unknownKind(bytes[8])) }
         let flags = bytes[9]
         guard flags & ~RecordFormat.knownFlags == 0 else { return .failure(.unknownFlags(flags)) }
@@ -143,17 +152,5 @@ enum RecordDecoder {
             }
             return nil
         }
-    }
-}
-
-extension RecordDecoder {
-    /// Decodes a record already checked once (recovery checked it when it built the index),
-    /// without recomputing its checksum. Only for `Store.Options.verifyChecksumsOnRead == false`.
-    static func decodeTrusted(_ bytes: UnsafeRawBufferPointer) -> DecodedRecord {
-        let length = RecordFormat.headerSize + Int(bytes.loadLittleEndian(at: 4, as: UInt32.self))
-        return DecodedRecord(
-            kind: RecordKind(rawValue: bytes[8]) ?? .put, flags: bytes[9],
-            sequence: bytes.loadLittleEndian(at: 10, as: UInt64.self), length: length,
-            payload: UnsafeRawBufferPointer(rebasing: bytes[RecordFormat.headerSize..<min(length, bytes.count)]))
     }
 }

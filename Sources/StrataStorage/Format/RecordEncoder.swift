@@ -2,7 +2,9 @@
 // Pure functions over a caller-owned buffer; safe from any thread.
 //
 // Each record's length is known before it is written, so the buffer grows once per record and
-// the fields are stored in place; the CRC is computed last, over the finished bytes.
+// the fields are stored in place; the CRC is computed last, over the finished bytes, seeded by
+// the segment's seal and the record's offset in the segment (RecordSeal.swift). Every append
+// takes `seal` and `bufferOffset`, the segment offset that `buffer[0]` will be written at.
 
 /// How puts decide to compress their value.
 struct CompressionPolicy: Sendable {
@@ -16,7 +18,7 @@ enum RecordEncoder {
     /// Appends a put record; returns its offset in `buffer` and its whole length.
     static func appendPut(
         to buffer: inout [UInt8], sequence: UInt64, keyspace: Keyspace, key: StorageKey,
-        value: UnsafeRawBufferPointer, compression: CompressionPolicy
+        value: UnsafeRawBufferPointer, compression: CompressionPolicy, seal: RecordSeal, bufferOffset: Int
     ) -> (offset: Int, length: Int) {
         if value.count >= compression.threshold {
             let compressed = ZstdCodec.compress(value, level: compression.level)
@@ -25,6 +27,7 @@ enum RecordEncoder {
                 return compressed.withUnsafeBytes { compressed in
                     appendRecord(
                         to: &buffer, kind: .put, flags: RecordFormat.compressedFlag, sequence: sequence,
+                        seal: seal, bufferOffset: bufferOffset,
                         payloadLength: RecordFormat.keyPrefixSize + key.count + 4 + compressed.count
                     ) { payload in
                         let end = storeKey(in: payload, keyspace: keyspace, key: key)
@@ -35,7 +38,7 @@ enum RecordEncoder {
             }
         }
         return appendRecord(
-            to: &buffer, kind: .put, flags: 0, sequence: sequence,
+            to: &buffer, kind: .put, flags: 0, sequence: sequence, seal: seal, bufferOffset: bufferOffset,
             payloadLength: RecordFormat.keyPrefixSize + key.count + value.count
         ) { payload in
             let end = storeKey(in: payload, keyspace: keyspace, key: key)
@@ -45,10 +48,11 @@ enum RecordEncoder {
 
     /// Appends a delete record (a tombstone); returns its offset in `buffer` and its length.
     static func appendDelete(
-        to buffer: inout [UInt8], sequence: UInt64, keyspace: Keyspace, key: StorageKey
+        to buffer: inout [UInt8], sequence: UInt64, keyspace: Keyspace, key: StorageKey,
+        seal: RecordSeal, bufferOffset: Int
     ) -> (offset: Int, length: Int) {
         appendRecord(
-            to: &buffer, kind: .delete, flags: 0, sequence: sequence,
+            to: &buffer, kind: .delete, flags: 0, sequence: sequence, seal: seal, bufferOffset: bufferOffset,
             payloadLength: RecordFormat.keyPrefixSize + key.count
         ) { payload in
             _ = storeKey(in: payload, keyspace: keyspace, key: key)
@@ -57,10 +61,11 @@ enum RecordEncoder {
 
     /// Appends the commit record that closes a transaction of `recordCount` records.
     static func appendCommit(
-        to buffer: inout [UInt8], sequence: UInt64, recordCount: Int, syncedThrough: Int
+        to buffer: inout [UInt8], sequence: UInt64, recordCount: Int, syncedThrough: Int,
+        seal: RecordSeal, bufferOffset: Int
     ) -> (offset: Int, length: Int) {
         appendRecord(
-            to: &buffer, kind: .commit, flags: 0, sequence: sequence,
+            to: &buffer, kind: .commit, flags: 0, sequence: sequence, seal: seal, bufferOffset: bufferOffset,
             payloadLength: RecordFormat.commitPayloadSize
         ) { payload in
             payload.storeLittleEndian(UInt32(recordCount), at: 0)
@@ -72,7 +77,8 @@ enum RecordEncoder {
     /// Appends one record whose payload of `payloadLength` bytes `fill` stores, then its header
     /// and CRC. Returns the record's offset in `buffer` and its whole length.
     private static func appendRecord(
-        to buffer: inout [UInt8], kind: RecordKind, flags: UInt8, sequence: UInt64, payloadLength: Int,
+        to buffer: inout [UInt8], kind: RecordKind, flags: UInt8, sequence: UInt64,
+        seal: RecordSeal, bufferOffset: Int, payloadLength: Int,
         fill: (UnsafeMutableRawBufferPointer) -> Void
     ) -> (offset: Int, length: Int) {
         let start = buffer.count
@@ -85,10 +91,16 @@ enum RecordEncoder {
             record[8] = kind.rawValue
             record[9] = flags
             record.storeLittleEndian(sequence, at: 10)
-            let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: record[4...]))
-            record.storeLittleEndian(CRC32C.mask(crc), at: 0)
+            reseal(record, seal: seal, at: bufferOffset + start)
         }
         return (start, length)
+    }
+
+    /// Stores the checksum of the whole record `record` as it lies at `offset` of a segment
+    /// sealed with `seal` (compaction moves records between segments with this).
+    static func reseal(_ record: UnsafeMutableRawBufferPointer, seal: RecordSeal, at offset: Int) {
+        let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: record[4...]), extending: seal.seed(at: offset))
+        record.storeLittleEndian(CRC32C.mask(crc), at: 0)
     }
 
     /// Stores a put or delete payload's keyspace, key length and key; returns where they end.

@@ -9,7 +9,9 @@
 //   0          4          8      9       10         18
 //
 // - crc: CRC-32C of bytes [4, 18 + length) — length, kind, flags, sequence and payload —
-//   masked as LevelDB masks it (CRC32C.mask), little-endian.
+//   masked as LevelDB masks it (CRC32C.mask), little-endian. In a version-2 segment the CRC is
+//   seeded with the segment's salt and the record's offset in the segment (RecordSeal.swift),
+//   so a frame is valid only where it was written; in a version-1 segment it is not seeded.
 // - length: payload byte count, little-endian UInt32, at most `RecordFormat.maxPayloadLength`.
 // - kind: 1 put, 2 delete, 3 commit. 0 is never written (a zero-filled tail is not a record).
 // - flags: bit 0 = payload value is zstd-compressed (put only). Other bits must be 0.
@@ -54,6 +56,10 @@ enum RecordFormat {
     static let knownFlags: UInt8 = compressedFlag
     /// The largest payload a record may declare (1 GiB). Larger lengths are corruption.
     static let maxPayloadLength = 1 << 30
+    /// The largest value any store accepts (the upper bound of `Store.Options.maxValueSize`),
+    /// and so the largest raw length a compressed put may declare: a larger one is corruption,
+    /// whatever the reading store's own `maxValueSize`.
+    static let maxValueLength = maxPayloadLength / 2
     /// Sequences at or above this are refused as corruption: no store commits 2^62 times, and
     /// the bound keeps `sequence + 1` from ever overflowing (found by the segment fuzzer).
     static let maxSequence: UInt64 = 1 << 62

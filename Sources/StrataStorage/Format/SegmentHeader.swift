@@ -1,19 +1,23 @@
 // The fixed header at the start of every segment file. Part of the on-disk format.
 //
-// ┌───────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────┬────────────┬────────┐
-// │ magic (8) │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│kind (1)│ reserved 35│ crc (4)│
-// └───────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────┴────────────┴────────┘
-//   0           8         10         12         16         20         24       25           60
+// ┌───────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────┬──────────┬────────────┬────────┐
+// │ magic (8) │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│kind (1)│ salt (4) │ reserved 31│ crc (4)│
+// └───────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────┴──────────┴────────────┴────────┘
+//   0           8         10         12         16         20         24       25         29           60
 //
 // - magic: the ASCII bytes "STRATASG".
-// - ver: format version, little-endian UInt16. This code writes and reads version 1; a newer
-//   version is refused with `.unsupportedFormat`, version 0 (never written) is corruption.
+// - ver: format version, little-endian UInt16. This code writes version 2 and reads 1 and 2;
+//   a newer version is refused with `.unsupportedFormat`, version 0 (never written) is
+//   corruption. The versions differ only in the salt: version 1 has none (bytes 25..<29 are
+//   reserved zeros) and its record checksums are not seeded. A store written by an older build
+//   keeps reading; its new segments are version 2. An older build refuses a version-2 segment
+//   with `.unsupportedFormat` instead of misreading it.
 // - hsize: header size in bytes (64); records start at this offset.
 // - seg#: the segment's number, which is also its file name (000001.seg).
 // - dict: id of the zstd dictionary compressed values use (0 = none). Reserved for the
-//   compactor's per-class dictionaries; version 1 writes 0 and refuses anything else.
-// - cipher: id of the at-rest cipher (0 = none). Reserved for encryption; version 1 writes 0 and
-//   refuses anything else.
+//   compactor's per-class dictionaries; versions 1 and 2 write 0 and refuse anything else.
+// - cipher: id of the at-rest cipher (0 = none). Reserved for encryption; versions 1 and 2 write 0
+//   and refuse anything else.
 // - kind: what the segment holds (SegmentKind): 0 = a log segment (transactions of puts and
 //   deletes closed by commit records), 1 = a compacted segment (only puts, each one committed
 //   on its own, in any order, keeping their original sequences). Any other value is refused
@@ -21,6 +25,8 @@
 //   so every older segment reads as a log segment. A reader that predates the field would
 //   ignore it, which is safe only because such a reader never gets to a compacted segment: a
 //   MANIFEST that lists one has version 2, which that reader refuses (Log/Manifest.swift).
+// - salt (version 2): a random little-endian UInt32 chosen when the segment is created; it seeds
+//   every record checksum of the segment, with the record's offset (RecordSeal.swift).
 // - reserved: zero.
 // - crc: masked CRC-32C of bytes [0, 60).
 
@@ -28,13 +34,23 @@
 struct SegmentHeader: Equatable, Sendable {
     static let size = 64
     static let magic: [UInt8] = Array("STRATASG".utf8)
-    static let currentVersion: UInt16 = 1
+    /// The version this build writes.
+    static let currentVersion: UInt16 = 2
+    /// The version before record checksums were salted; still read.
+    static let unsaltedVersion: UInt16 = 1
 
     var version: UInt16 = SegmentHeader.currentVersion
     var segmentNumber: UInt32
     var dictionaryID: UInt32 = 0
     var cipherID: UInt32 = 0
     var kind: SegmentKind = .log
+    /// The salt of a version-2 header (0 in a version-1 header, which has none).
+    var salt: UInt32 = 0
+
+    /// How the segment's record checksums are seeded.
+    var recordSeal: RecordSeal {
+        version == Self.unsaltedVersion ? .unsalted : RecordSeal(salt: salt)
+    }
 
     /// The header's 64 bytes.
     func encoded() -> [UInt8] {
@@ -45,6 +61,7 @@ struct SegmentHeader: Equatable, Sendable {
         bytes.appendLittleEndian(dictionaryID)
         bytes.appendLittleEndian(cipherID)
         bytes.append(kind.rawValue)
+        if version != Self.unsaltedVersion { bytes.appendLittleEndian(salt) }
         bytes.append(contentsOf: repeatElement(0, count: 60 - bytes.count))
         bytes.appendLittleEndian(CRC32C.mask(CRC32C.checksum(bytes)))
         return bytes
@@ -70,10 +87,10 @@ struct SegmentHeader: Equatable, Sendable {
         guard version != 0 else {
             throw StrataError.corrupt("segment format version 0 was never written", file: file, offset: 8)
         }
-        guard version == currentVersion else {
+        guard (unsaltedVersion...currentVersion).contains(version) else {
             throw StrataError(
                 .unsupportedFormat,
-                "segment format version \(version) is not supported (this build reads version \(currentVersion)); open it with a newer Strata",
+                "segment format version \(version) is not supported (this build reads versions \(unsaltedVersion) to \(currentVersion)); open it with a newer Strata",
                 file: file, offset: 8)
         }
         let headerSize = bytes.loadLittleEndian(at: 10, as: UInt16.self)
@@ -98,7 +115,15 @@ struct SegmentHeader: Equatable, Sendable {
                 file: file, offset: 24)
         }
         header.kind = kind
+        if version != unsaltedVersion { header.salt = bytes.loadLittleEndian(at: 25, as: UInt32.self) }
         return header
+    }
+}
+
+extension SegmentHeader {
+    /// A header of the current version; `seal` supplies the salt.
+    init(segmentNumber: UInt32, kind: SegmentKind = .log, seal: RecordSeal) {
+        self.init(segmentNumber: segmentNumber, kind: kind, salt: seal.salt ?? 0)
     }
 }
 

@@ -13,11 +13,11 @@ import CZstd
 /// borrows one from a small pool guarded by a `Locked` mutex, uses it exclusively, and returns it; at
 /// most ``poolLimit`` idle contexts of each kind are kept.
 ///
-/// Dictionaries: when trained dictionaries arrive, they plug in where a borrowed context is
-/// configured — `ZSTD_CCtx_refCDict` before `ZSTD_compress2` in ``compress(_:level:)`` and
-/// `ZSTD_DCtx_refDDict` before `ZSTD_decompressDCtx` in
-/// ``decompress(_:decompressedSize:limit:)`` (with the reference cleared again before the
-/// context goes back to the pool, since references are sticky across calls).
+/// Dictionaries are not used (a segment header with a dictionary id is refused). The place for
+/// one is where a borrowed context is configured — `ZSTD_CCtx_refCDict` before `ZSTD_compress2`
+/// in ``compress(_:level:)`` and `ZSTD_DCtx_refDDict` before `ZSTD_decompressDCtx` in
+/// ``decompress(_:decompressedSize:limit:)``, cleared before the context goes back to the pool,
+/// since references are sticky across calls.
 struct ZstdCodec {
     /// Idle contexts kept per pool; more may exist while many threads compress at once, and the
     /// surplus is freed as they are returned.

@@ -16,6 +16,8 @@ import Synchronization
 final class SegmentFile: Sendable {
     let number: UInt32
     let kind: SegmentKind
+    /// How the segment's record checksums are seeded (from its header).
+    let seal: RecordSeal
     let path: String
     let file: any StorageFile
     /// Set when no MANIFEST names this segment any more; then deinit unlinks the file.
@@ -24,9 +26,13 @@ final class SegmentFile: Sendable {
     /// lock (nil for read-only stores, which never unlink).
     private let remover: SegmentRemover?
 
-    init(number: UInt32, kind: SegmentKind = .log, path: String, file: any StorageFile, remover: SegmentRemover?) {
+    init(
+        number: UInt32, kind: SegmentKind = .log, seal: RecordSeal, path: String, file: any StorageFile,
+        remover: SegmentRemover?
+    ) {
         self.number = number
         self.kind = kind
+        self.seal = seal
         self.path = path
         self.file = file
         self.remover = remover

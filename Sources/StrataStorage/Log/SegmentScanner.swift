@@ -34,12 +34,13 @@ struct SegmentScanResult {
 }
 
 enum SegmentScanner {
-    /// Scans `bytes`, the whole segment file, whose header has already been checked.
+    /// Scans `bytes`, the whole segment file, whose header has already been checked; `seal`
+    /// comes from that header.
     /// `lastSequence` is the highest sequence committed by earlier segments (for the first log
     /// segment after compacted ones, the highest sequence they hold); sequences must increase
     /// past it.
     static func scan(
-        _ bytes: UnsafeRawBufferPointer, after lastSequence: UInt64,
+        _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, after lastSequence: UInt64,
         apply: (_ sequence: UInt64, _ operations: [ScannedOperation]) -> Void
     ) -> SegmentScanResult {
         var result = SegmentScanResult(committedEnd: SegmentHeader.size, lastSequence: lastSequence)
@@ -48,7 +49,7 @@ enum SegmentScanner {
         var offset = SegmentHeader.size
         while offset < bytes.count {
             let record: DecodedRecord
-            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...]), seal: seal, at: offset) {
             case .failure(let damage):
                 result.damage = (offset, damage)
             case .success(let decoded):
@@ -91,15 +92,16 @@ enum SegmentScanner {
         if let damage = result.damage {
             let tail = UnsafeRawBufferPointer(rebasing: bytes[damage.offset...])
             result.damageIsZeroFill = tail.allSatisfy { $0 == 0 }
-            result.damageBeforeSyncedPoint = hasSyncedCommit(in: bytes, after: damage.offset)
+            result.damageBeforeSyncedPoint = hasSyncedCommit(in: bytes, seal: seal, after: damage.offset)
         }
         return result
     }
 
     /// Whether some valid commit record after `damageOffset` declares the segment synced past
     /// `damageOffset`. Looks at every byte offset, but only offsets whose length and kind bytes
-    /// look like a commit pay for a checksum.
-    static func hasSyncedCommit(in bytes: UnsafeRawBufferPointer, after damageOffset: Int) -> Bool {
+    /// look like a commit pay for a checksum. In a salted segment only a commit written at that
+    /// very offset passes (RecordSeal.swift), so a commit frame inside a value never does.
+    static func hasSyncedCommit(in bytes: UnsafeRawBufferPointer, seal: RecordSeal, after damageOffset: Int) -> Bool {
         let size = RecordFormat.commitRecordSize
         var candidate = damageOffset + 1
         while candidate + size <= bytes.count {
@@ -108,7 +110,7 @@ enum SegmentScanner {
                   bytes.loadLittleEndian(at: candidate + 4, as: UInt32.self) == RecordFormat.commitPayloadSize
             else { continue }
             let window = UnsafeRawBufferPointer(rebasing: bytes[candidate..<(candidate + size)])
-            if case .success(let record) = RecordDecoder.decode(window),
+            if case .success(let record) = RecordDecoder.decode(window, seal: seal, at: candidate),
                record.commitSyncedThrough > damageOffset {
                 return true
             }
@@ -116,7 +118,8 @@ enum SegmentScanner {
         return false
     }
 
-    /// Scans `bytes`, a whole compacted segment whose header has already been checked.
+    /// Scans `bytes`, a whole compacted segment whose header (and `seal`) has already been
+    /// checked.
     ///
     /// Every record must be a put; each one is committed on its own, and they may come in any
     /// order of sequence, so no sequence rule applies. `apply` gets each put in file order and
@@ -126,13 +129,13 @@ enum SegmentScanner {
     /// the caller treats every damage as corruption. `committedEnd` is the end of the last
     /// accepted put, `lastSequence` the highest sequence seen (at least `lastSequence`).
     static func scanCompacted(
-        _ bytes: UnsafeRawBufferPointer, after lastSequence: UInt64,
+        _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, after lastSequence: UInt64,
         apply: (_ sequence: UInt64, _ operation: ScannedOperation) -> String?
     ) -> SegmentScanResult {
         var result = SegmentScanResult(committedEnd: SegmentHeader.size, lastSequence: lastSequence)
         var offset = SegmentHeader.size
         while offset < bytes.count {
-            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...]), seal: seal, at: offset) {
             case .failure(let damage):
                 result.damage = (offset, damage)
             case .success(let record):

@@ -2,7 +2,7 @@
 // written by Engine/Compaction.swift.
 
 enum SegmentWriter {
-    /// Creates segment `number` in `directory` and writes its header.
+    /// Creates segment `number` in `directory` and writes its header, with a new random salt.
     ///
     /// With `sync` (log segments, made by a roll), the file and the directory are synced before
     /// this returns, so that a manifest naming it never names a missing or headerless file.
@@ -14,9 +14,10 @@ enum SegmentWriter {
         remover: SegmentRemover?, sync: Bool = true
     ) throws -> SegmentFile {
         let path = joinPath(directory, SegmentFile.name(for: number))
+        let seal = RecordSeal.random()
         let file = try fileSystem.open(path, mode: .createNew)
         do {
-            try file.write(SegmentHeader(segmentNumber: number, kind: kind).encoded(), at: 0)
+            try file.write(SegmentHeader(segmentNumber: number, kind: kind, seal: seal).encoded(), at: 0)
             if sync {
                 try file.sync()
                 try fileSystem.syncDirectory(directory)
@@ -26,6 +27,6 @@ enum SegmentWriter {
             try? fileSystem.removeFile(path)
             throw error
         }
-        return SegmentFile(number: number, kind: kind, path: path, file: file, remover: remover)
+        return SegmentFile(number: number, kind: kind, seal: seal, path: path, file: file, remover: remover)
     }
 }

@@ -1,0 +1,48 @@
+// The seed of a record's checksum: the segment's salt and the record's offset. Part of the
+// on-disk format (RecordFormat.swift, SegmentHeader.swift).
+//
+// In a version-2 segment a record's CRC-32C starts from the CRC of 12 bytes,
+//
+// ┌──────────┬──────────────┐
+// │ salt (4) │ offset (8)   │   salt: the segment header's, offset: where the record starts
+// └──────────┴──────────────┘
+//
+// and goes on over the record's bytes [4, 18 + length). A frame is valid only in the segment
+// it was written to and only at the offset it was written at: a valid frame copied into a
+// value (from another segment, or from another place in its own) fails its checksum, so user
+// data cannot pose as a commit record when recovery resynchronises past damage. The salt is
+// random per segment, so nobody who has not read the file can build a frame that passes.
+// Version-1 segments have no salt; their checksums start from 0.
+//
+// A value; `Sendable`.
+
+/// How the record checksums of one segment are seeded.
+struct RecordSeal: Sendable, Equatable {
+    /// The segment's salt; nil for a version-1 segment, whose checksums are unseeded.
+    let salt: UInt32?
+    /// The CRC-32C of the salt's four bytes, computed once per segment.
+    private let saltCRC: UInt32
+
+    init(salt: UInt32?) {
+        self.salt = salt
+        self.saltCRC = salt.map { salt in withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) } } ?? 0
+    }
+
+    /// The seal of version-1 segments: no seed.
+    static let unsalted = RecordSeal(salt: nil)
+
+    /// A seal with a new random salt, for a segment being created.
+    static func random() -> RecordSeal {
+        var generator = SystemRandomNumberGenerator()
+        return RecordSeal(salt: UInt32.random(in: UInt32.min...UInt32.max, using: &generator))
+    }
+
+    /// The CRC to extend over the bytes [4, 18 + length) of a record that starts at `offset`.
+    @inline(__always)
+    func seed(at offset: Int) -> UInt32 {
+        guard salt != nil else { return 0 }
+        return withUnsafeBytes(of: UInt64(truncatingIfNeeded: offset).littleEndian) {
+            CRC32C.checksum($0, extending: saltCRC)
+        }
+    }
+}
