@@ -26,7 +26,7 @@ let package = Package(
     ],
     targets: [
         // Shared by the fuzz targets and the seed generator: fixtures, checksums, oracles.
-        // Strata (the object layer) is for PredicateFuzzer's harness.
+        // Strata (the object layer) is for the PredicateFuzzer and OpsFuzzer harnesses.
         .target(
             name: "FuzzSupport",
             dependencies: [
@@ -44,6 +44,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "PredicateFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "Strata", package: "Strata")]
+        ),
+        .executableTarget(
+            name: "OpsFuzzer",
             dependencies: ["FuzzSupport", .product(name: "Strata", package: "Strata")]
         ),
     ],

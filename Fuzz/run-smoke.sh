@@ -12,7 +12,8 @@
 # Environment:
 #   STRATA_FUZZ_SKIP_KNOWN   1 (default): skip inputs that trip issues already reported
 #                            (FuzzSupport/KnownIssues.swift); 0: let them crash.
-#   FUZZ_TARGETS             targets to run (default: "SegmentFuzzer ManifestFuzzer PredicateFuzzer").
+#   FUZZ_TARGETS             targets to run (default: "SegmentFuzzer ManifestFuzzer PredicateFuzzer
+#                            OpsFuzzer").
 #   FUZZ_EXTRA_FLAGS         more libFuzzer flags, e.g. "-seed=1 -jobs=4".
 set -euo pipefail
 
@@ -23,7 +24,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
 fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
-read -r -a targets <<<"${FUZZ_TARGETS:-SegmentFuzzer ManifestFuzzer PredicateFuzzer}"
+read -r -a targets <<<"${FUZZ_TARGETS:-SegmentFuzzer ManifestFuzzer PredicateFuzzer OpsFuzzer}"
 read -r -a extra_flags <<<"${FUZZ_EXTRA_FLAGS:-}"
 
 # The exact flag order matters (other forms fail to link or lose coverage).
@@ -43,6 +44,15 @@ export STRATA_FUZZ_SKIP_KNOWN="${STRATA_FUZZ_SKIP_KNOWN:-1}"
 
 status=0
 summary=()
+
+# libFuzzer flags of one target. OpsFuzzer: every Database it opens leaks its schemas
+# (SCHEMA-CYCLE-LEAK, see Regressions/README.md); the harness hides those allocations from
+# LeakSanitizer when STRATA_FUZZ_SKIP_KNOWN=1, but libFuzzer still runs a full leak scan after
+# every input that frees less than it allocates, which cuts OpsFuzzer's speed to a third. So
+# while that issue is open, OpsFuzzer runs without leak detection when known issues are skipped.
+target_flags() { # target
+    if [ "$1" = OpsFuzzer ] && [ "$STRATA_FUZZ_SKIP_KNOWN" = 1 ]; then echo "-detect_leaks=0"; fi
+}
 
 save_artifacts() { # target, artifact directory
     local target="$1" from="$2"
@@ -66,7 +76,7 @@ for target in "${targets[@]}"; do
         for input in "Regressions/$target"/*; do
             [ -f "$input" ] || continue
             regressions=$((regressions + 1))
-            if STRATA_FUZZ_VERBOSE=1 "$bin/$target" "$input" -artifact_prefix="$dir/artifacts/" \
+            if STRATA_FUZZ_VERBOSE=1 "$bin/$target" "$input" -artifact_prefix="$dir/artifacts/" $(target_flags "$target") \
                 >"$dir/regression.log" 2>&1; then
                 if grep -q "skipped: known issue" "$dir/regression.log"; then skipped=$((skipped + 1)); fi
             else
@@ -85,7 +95,7 @@ for target in "${targets[@]}"; do
     rc=0
     "$bin/$target" "$dir/corpus" "${dictionary[@]}" -max_total_time="$seconds" -max_len=4096 \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/artifacts/" \
-        "${extra_flags[@]}" >"$dir/log" 2>&1 || rc=$?
+        $(target_flags "$target") "${extra_flags[@]}" >"$dir/log" 2>&1 || rc=$?
 
     executions="$(awk '/stat::number_of_executed_units/ {print $2}' "$dir/log" | tail -1)"
     rate="$(awk '/stat::average_exec_per_sec/ {print $2}' "$dir/log" | tail -1)"

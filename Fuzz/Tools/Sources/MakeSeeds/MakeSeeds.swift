@@ -1,17 +1,18 @@
 // MakeSeeds: writes the seed corpora of the fuzz targets, and replays inputs through the
 // harnesses without libFuzzer. An ordinary program; build it without the fuzzer flags:
 //
-//   swift run MakeSeeds [CorpusDir]          write Corpus/SegmentFuzzer/*, Corpus/ManifestFuzzer/*
-//                                            and Corpus/PredicateFuzzer/* (default ./Corpus), then
-//                                            replay every seed
+//   swift run MakeSeeds [CorpusDir]          write Corpus/SegmentFuzzer/*, Corpus/ManifestFuzzer/*,
+//                                            Corpus/PredicateFuzzer/* and Corpus/OpsFuzzer/*
+//                                            (default ./Corpus), then replay every seed
 //   swift run MakeSeeds --replay TARGET FILE… run each FILE through TARGET's harness
-//                                            (SegmentFuzzer, ManifestFuzzer or PredicateFuzzer);
-//                                            traps on a bug
+//                                            (SegmentFuzzer, ManifestFuzzer, PredicateFuzzer or
+//                                            OpsFuzzer); traps on a bug
 //
 // Store seeds are made through the public API of StrataStorage (real stores on a
 // MemoryFileSystem), then cut, padded or damaged. Each starts with the mode byte its target reads
 // (see FuzzSupport/*FuzzerTarget.swift). Predicate seeds are predicates in the format of
-// Results.filter(_:_:) (valid and invalid) behind a header byte and argument selectors. Every
+// Results.filter(_:_:) (valid and invalid) behind a header byte and argument selectors; ops seeds
+// are short programs of object operations (OpsSeeds.swift). Every
 // seed stays under 8 KiB.
 
 #if canImport(Glibc)
@@ -276,7 +277,8 @@ func replay(_ target: String, _ input: [UInt8]) -> CInt {
     case "SegmentFuzzer": return runSegmentInput(input)
     case "ManifestFuzzer": return runManifestInput(input)
     case "PredicateFuzzer": return runPredicateInput(input)
-    default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer or PredicateFuzzer")
+    case "OpsFuzzer": return runOpsInput(input)
+    default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer, PredicateFuzzer or OpsFuzzer")
     }
 }
 
@@ -296,6 +298,7 @@ struct MakeSeeds {
         let corpus = arguments.first ?? "Corpus"
         for (target, seeds) in [
             ("SegmentFuzzer", segmentSeeds), ("ManifestFuzzer", manifestSeeds), ("PredicateFuzzer", predicateSeeds),
+            ("OpsFuzzer", opsSeeds),
         ] {
             let directory = corpus + "/" + target
             makeDirectory(directory)
