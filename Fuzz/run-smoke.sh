@@ -45,13 +45,9 @@ export STRATA_FUZZ_SKIP_KNOWN="${STRATA_FUZZ_SKIP_KNOWN:-1}"
 status=0
 summary=()
 
-# libFuzzer flags of one target. OpsFuzzer: every Database it opens leaks its schemas
-# (SCHEMA-CYCLE-LEAK, see Regressions/README.md); the harness hides those allocations from
-# LeakSanitizer when STRATA_FUZZ_SKIP_KNOWN=1, but libFuzzer still runs a full leak scan after
-# every input that frees less than it allocates, which cuts OpsFuzzer's speed to a third. So
-# while that issue is open, OpsFuzzer runs without leak detection when known issues are skipped.
+# libFuzzer flags of one target (none beyond the common ones).
 target_flags() { # target
-    if [ "$1" = OpsFuzzer ] && [ "$STRATA_FUZZ_SKIP_KNOWN" = 1 ]; then echo "-detect_leaks=0"; fi
+    :
 }
 
 save_artifacts() { # target, artifact directory

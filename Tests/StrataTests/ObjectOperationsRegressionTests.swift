@@ -15,7 +15,7 @@ final class TreeNode: Object {
 final class ObjectOperationsRegressionTests: DatabaseTestCase {
     /// Issues still open in the object layer: their tests are skipped until the fix lands
     /// (delete the name here with the fix; the test then runs and must pass).
-    static let openIssues: Set<String> = ["MAP-KEY-CANONICAL-EQUALITY", "SCHEMA-CYCLE-LEAK"]
+    static let openIssues: Set<String> = []
 
     func skipWhileOpen(_ issue: String) throws {
         if Self.openIssues.contains(issue) { throw XCTSkip("open issue \(issue) (Fuzz/Regressions/README.md)") }

@@ -47,9 +47,6 @@ final class OpsRun {
         configuration.storageOptions.segmentSize = 4096
         configuration.storageOptions.compressionThreshold = 256
         do {
-            if KnownIssues.skip && KnownIssues.schemaCycleLeakIsOpen {
-                return try withLeakCheckingDisabled { try Database(configuration: configuration) }
-            }
             return try Database(configuration: configuration)
         } catch {
             fail("opening the database threw \(error)")
