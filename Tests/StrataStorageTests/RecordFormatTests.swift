@@ -76,7 +76,7 @@ final class RecordFormatTests: XCTestCase {
         options.maxValueSize = 1 << 20
         options.compressionThreshold = Int.max
         let store = try Store(directory: "/db", options: options)
-        var random = SplitMix64(seed: 1)
+        var random = seededGenerator(1)
         let largest = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
         var batch = WriteBatch()
         batch.put(largest, forKey: StorageKey("big"), in: Keyspace(1))
