@@ -5,48 +5,6 @@ import XCTest
 final class RecordFormatTests: XCTestCase {
     let segment1 = "/db/000001.seg"
 
-    /// Re-frames a record with another kind/flags and a correct checksum.
-    func frame(kind: UInt8, flags: UInt8 = 0, sequence: UInt64, payload: [UInt8]) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: RecordFormat.headerSize)
-        bytes.append(contentsOf: payload)
-        bytes.withUnsafeMutableBytes { raw in
-            raw.storeLittleEndian(UInt32(payload.count), at: 4)
-            raw[8] = kind
-            raw[9] = flags
-            raw.storeLittleEndian(sequence, at: 10)
-            raw.storeLittleEndian(CRC32C.mask(CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[4...]))), at: 0)
-        }
-        return bytes
-    }
-
-    func decode(_ bytes: [UInt8]) -> Result<DecodedRecord, RecordDamage> {
-        // The decoded record points into `bytes`; keep only what the tests compare.
-        bytes.withUnsafeBytes { RecordDecoder.decode($0) }
-    }
-
-    func damage(_ bytes: [UInt8]) -> RecordDamage? {
-        if case .failure(let damage) = decode(bytes) { return damage }
-        return nil
-    }
-
-    /// A store with three commits of one put each; returns the file system.
-    func storeWithThreeCommits() throws -> MemoryFileSystem {
-        let fileSystem = MemoryFileSystem()
-        let store = try openStore(fileSystem, segmentSize: 1 << 20)
-        for i in 0..<3 {
-            var batch = WriteBatch()
-            batch.put(Array("value-\(i)".utf8), forKey: StorageKey(UInt64(i)), in: Keyspace(1))
-            try store.commit(batch)
-        }
-        try store.close()
-        return fileSystem
-    }
-
-    func append(_ bytes: [UInt8], to path: String, in fileSystem: MemoryFileSystem) {
-        let current = fileSystem.contents(of: path)!
-        fileSystem.setContents(current + bytes, of: path)
-    }
-
     func assertThreeValues(_ store: Store, file: StaticString = #filePath, line: UInt = #line) throws {
         let snapshot = store.snapshot()
         XCTAssertEqual(snapshot.count, 3, file: file, line: line)

@@ -1,0 +1,52 @@
+import XCTest
+@testable import StrataStorage
+
+/// The record decoder at the edges of its rules: the first value past each limit is refused
+/// and the last value within it is accepted.
+final class RecordFormatEdgeTests: XCTestCase {
+    func testSequenceJustBelowTheLimitDecodesAndTheLimitItselfIsMalformed() {
+        let payload = keyedPayload(key: Array("k".utf8), rest: [7])
+        let below = decode(frame(kind: RecordKind.put.rawValue, sequence: RecordFormat.maxSequence - 1, payload: payload))
+        XCTAssertEqual(try below.get().sequence, RecordFormat.maxSequence - 1)
+        guard case .malformedPayload = damage(frame(kind: RecordKind.put.rawValue, sequence: RecordFormat.maxSequence, payload: payload)) else {
+            return XCTFail("a record at sequence 2^62 must be malformed")
+        }
+    }
+
+    /// A compressed put needs room for its 4-byte raw length; the zstd frame after it may be
+    /// empty as far as the frame check goes (reading the value is then `.corruption`).
+    func testCompressedPutWithItsRawLengthAndNoFrameDecodesButItsValueIsCorruption() throws {
+        let key = Array("key".utf8)
+        let withLength = frame(
+            kind: RecordKind.put.rawValue, flags: RecordFormat.compressedFlag, sequence: 1,
+            payload: keyedPayload(key: key, rest: [10, 0, 0, 0]))
+        try withLength.withUnsafeBytes { bytes in
+            let record = try RecordDecoder.decode(bytes).get()
+            XCTAssertEqual(record.rawValueLength, 10)
+            XCTAssertThrowsError(try record.value(limit: 1 << 20)) { error in
+                XCTAssertEqual((error as? StrataError)?.code, .corruption)
+            }
+        }
+        let shortLength = frame(
+            kind: RecordKind.put.rawValue, flags: RecordFormat.compressedFlag, sequence: 1,
+            payload: keyedPayload(key: key, rest: [10, 0, 0]))
+        XCTAssertEqual(damage(shortLength), .malformedPayload("compressed value without its length"))
+    }
+
+    /// A key may fill its payload exactly (a delete always does; a put of an empty value too),
+    /// and a key length one past the payload is malformed.
+    func testKeyEndingExactlyAtThePayloadEndDecodesAndOneByteMoreIsMalformed() {
+        let key = Array("abc".utf8)
+        XCTAssertNil(damage(frame(kind: RecordKind.put.rawValue, sequence: 1, payload: keyedPayload(key: key))))
+        var tooLong = keyedPayload(key: key)
+        tooLong[4] = UInt8(key.count + 1)
+        XCTAssertEqual(damage(frame(kind: RecordKind.put.rawValue, sequence: 1, payload: tooLong)),
+                       .malformedPayload("key runs past the payload"))
+    }
+
+    func testRecordEndingExactlyAtTheEndOfTheBytesDecodesAndOneByteShortIsLengthPastEnd() {
+        let record = frame(kind: RecordKind.put.rawValue, sequence: 1, payload: keyedPayload(key: [1], rest: [2, 3]))
+        XCTAssertEqual(try decode(record).get().length, record.count)
+        XCTAssertEqual(damage(Array(record.dropLast())), .lengthPastEnd)
+    }
+}
