@@ -49,4 +49,14 @@ final class RecordFormatEdgeTests: XCTestCase {
         XCTAssertEqual(try decode(record).get().length, record.count)
         XCTAssertEqual(damage(Array(record.dropLast())), .lengthPastEnd)
     }
+
+    /// A header declaring exactly the largest payload (1 GiB) is judged by the bytes that follow
+    /// (here too few: `lengthPastEnd`); one byte more is an impossible length.
+    func testLargestDeclaredPayloadIsPossibleAndOneByteMoreIsNot() {
+        var header = frame(kind: RecordKind.put.rawValue, sequence: 1, payload: keyedPayload(key: [1]))
+        header.withUnsafeMutableBytes { $0.storeLittleEndian(UInt32(RecordFormat.maxPayloadLength), at: 4) }
+        XCTAssertEqual(damage(header), .lengthPastEnd)
+        header.withUnsafeMutableBytes { $0.storeLittleEndian(UInt32(RecordFormat.maxPayloadLength + 1), at: 4) }
+        XCTAssertEqual(damage(header), .impossibleLength)
+    }
 }
