@@ -59,4 +59,20 @@ final class RecordFormatEdgeTests: XCTestCase {
         header.withUnsafeMutableBytes { $0.storeLittleEndian(UInt32(RecordFormat.maxPayloadLength + 1), at: 4) }
         XCTAssertEqual(damage(header), .impossibleLength)
     }
+
+    /// A value exactly as long as the compression threshold is compressed (when that saves
+    /// space); one byte shorter is stored as it is.
+    func testValueOfExactlyTheThresholdIsCompressedAndOneByteShorterIsNot() {
+        let policy = CompressionPolicy(threshold: 1000, level: 3)
+        func flags(valueBytes: Int) -> UInt8 {
+            var buffer: [UInt8] = []
+            [UInt8](repeating: 7, count: valueBytes).withUnsafeBytes { value in
+                _ = RecordEncoder.appendPut(
+                    to: &buffer, sequence: 1, keyspace: Keyspace(1), key: StorageKey("k"), value: value, compression: policy)
+            }
+            return buffer[9]
+        }
+        XCTAssertEqual(flags(valueBytes: 1000), RecordFormat.compressedFlag)
+        XCTAssertEqual(flags(valueBytes: 999), 0)
+    }
 }

@@ -1,8 +1,9 @@
 import XCTest
 @testable import StrataStorage
 
-/// Recovery in the cases its main tests pass by: read-only opens, and records that belong to
-/// no commit in front of a committed transaction.
+/// Recovery in the cases its main tests pass by: read-only opens, records that belong to no
+/// commit, a repeated sequence, damage at the end of a sealed segment, and unlisted segments
+/// when the MANIFEST is missing.
 final class RecoveryEdgeTests: XCTestCase {
     let segment1 = "/db/000001.seg"
 
@@ -46,5 +47,71 @@ final class RecoveryEdgeTests: XCTestCase {
         XCTAssertNil(try store.snapshot().value(for: StorageKey("orphan"), in: Keyspace(1)))
         XCTAssertEqual(store.snapshot().count, 4)
         XCTAssertEqual(store.recoveryEvents.map(\.kind), [.uncommittedTransaction])
+    }
+
+    /// A transaction that repeats the sequence of the last committed one is corruption, at the
+    /// offset of its first record, even at the tail of the newest segment.
+    func testTransactionRepeatingTheLastCommittedSequenceIsCorruption() throws {
+        let fileSystem = try storeWithThreeCommits()
+        let offset = try XCTUnwrap(fileSystem.contents(of: segment1)).count
+        var records: [UInt8] = []
+        putRecord(sequence: 3, key: "again", into: &records)
+        _ = RecordEncoder.appendCommit(to: &records, sequence: 3, recordCount: 1, syncedThrough: 0)
+        append(records, to: segment1, in: fileSystem)
+        XCTAssertThrowsError(try openStore(fileSystem, segmentSize: 1 << 20)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+            XCTAssertEqual((error as? StrataError)?.file, segment1)
+            XCTAssertEqual((error as? StrataError)?.offset, offset)
+        }
+    }
+
+    /// A sealed segment was synced when it was sealed, so even damage a crash could leave in
+    /// the newest segment (a record cut short) is corruption at its end.
+    func testRecordCutShortAtTheEndOfASealedSegmentIsCorruption() throws {
+        let fileSystem = MemoryFileSystem()
+        let store = try openStore(fileSystem, segmentSize: 4096, compressionThreshold: .max)
+        for key in 0..<3 {
+            var batch = WriteBatch()
+            batch.put([UInt8](repeating: 1, count: 3000), forKey: StorageKey(UInt64(key)), in: Keyspace(1))
+            try store.commit(batch)
+        }
+        try store.close()
+        XCTAssertNotNil(fileSystem.contents(of: "/db/000002.seg"), "segment 1 should be sealed")
+        let offset = try XCTUnwrap(fileSystem.contents(of: segment1)).count
+        var torn: [UInt8] = []
+        putRecord(sequence: 99, key: "torn", into: &torn)
+        append(Array(torn.dropLast(3)), to: segment1, in: fileSystem)
+        XCTAssertThrowsError(try openStore(fileSystem, segmentSize: 4096)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+            XCTAssertEqual((error as? StrataError)?.file, segment1)
+            XCTAssertEqual((error as? StrataError)?.offset, offset)
+        }
+    }
+
+    /// With no MANIFEST, an unlisted segment whose header is of a newer format is neither read
+    /// nor deleted: the open fails with `.unsupportedFormat` and the file stays.
+    func testUnlistedSegmentOfANewerFormatIsKeptWhenTheManifestIsMissing() throws {
+        let fileSystem = MemoryFileSystem()
+        let newer = SegmentHeader(version: SegmentHeader.currentVersion + 1, segmentNumber: 1).encoded()
+        fileSystem.setContents(newer + [UInt8](repeating: 0, count: 100), of: segment1)
+        XCTAssertThrowsError(try openStore(fileSystem)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .unsupportedFormat)
+        }
+        XCTAssertEqual(fileSystem.contents(of: segment1)?.count, 164)
+    }
+
+    /// With no MANIFEST, an unlisted segment whose header is damaged is judged by its records:
+    /// holding no committed transaction, it is removed as a leftover and a new store starts.
+    func testUnlistedSegmentWithADamagedHeaderAndNoCommitsIsRemovedAsALeftover() throws {
+        let fileSystem = MemoryFileSystem()
+        var damaged = SegmentHeader(segmentNumber: 7).encoded()
+        damaged[60] ^= 0xFF
+        var records: [UInt8] = []
+        putRecord(sequence: 1, key: "uncommitted", into: &records)
+        fileSystem.setContents(damaged + records, of: "/db/000007.seg")
+        let store = try openStore(fileSystem)
+        XCTAssertEqual(store.recoveryEvents.map(\.kind), [.leftoverFileRemoved])
+        XCTAssertNil(fileSystem.contents(of: "/db/000007.seg"))
+        XCTAssertEqual(store.snapshot().count, 0)
     }
 }
