@@ -114,4 +114,18 @@ final class RecoveryEdgeTests: XCTestCase {
         XCTAssertNil(fileSystem.contents(of: "/db/000007.seg"))
         XCTAssertEqual(store.snapshot().count, 0)
     }
+
+    /// Damage in the second of three `.full` commits is below the synced point that only the
+    /// third commit record, the last bytes of the file, declares: corruption, not a torn tail.
+    func testDamageThatOnlyTheFilesLastCommitDeclaresSyncedIsCorruption() throws {
+        let fileSystem = try storeWithThreeCommits()
+        let store = try openStore(fileSystem, segmentSize: 1 << 20)
+        let second = try XCTUnwrap(store.snapshot().index.location(of: StorageKey(UInt64(1)), in: Keyspace(1)))
+        try store.close()
+        fileSystem.corrupt(path: segment1, at: Int(second.offset) + 20, with: [0xEE])
+        XCTAssertThrowsError(try openStore(fileSystem, segmentSize: 1 << 20)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+            XCTAssertEqual((error as? StrataError)?.offset, Int(second.offset))
+        }
+    }
 }
