@@ -75,4 +75,25 @@ final class RecordFormatEdgeTests: XCTestCase {
         XCTAssertEqual(flags(valueBytes: 1000), RecordFormat.compressedFlag)
         XCTAssertEqual(flags(valueBytes: 999), 0)
     }
+
+    /// With `verifyChecksumsOnRead` off, reads decode records without their checksum
+    /// (`decodeTrusted`) and still return every stored value, plain and compressed.
+    func testReadsWithoutChecksumVerificationReturnTheStoredValues() throws {
+        var options = Store.Options()
+        options.fileSystem = MemoryFileSystem()
+        options.compressionThreshold = 100
+        options.verifyChecksumsOnRead = false
+        let store = try Store(directory: "/db", options: options)
+        let plain: [UInt8] = [1, 2, 3]
+        let compressible = [UInt8](repeating: 9, count: 5000)
+        var batch = WriteBatch()
+        batch.put(plain, forKey: StorageKey("plain"), in: Keyspace(1))
+        batch.put(compressible, forKey: StorageKey("compressed"), in: Keyspace(1))
+        batch.put([], forKey: StorageKey("empty"), in: Keyspace(1))
+        try store.commit(batch)
+        let snapshot = store.snapshot()
+        XCTAssertEqual(try snapshot.value(for: StorageKey("plain"), in: Keyspace(1)), plain)
+        XCTAssertEqual(try snapshot.value(for: StorageKey("compressed"), in: Keyspace(1)), compressible)
+        XCTAssertEqual(try snapshot.value(for: StorageKey("empty"), in: Keyspace(1)), [])
+    }
 }

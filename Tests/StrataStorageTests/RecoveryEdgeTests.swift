@@ -128,4 +128,36 @@ final class RecoveryEdgeTests: XCTestCase {
             XCTAssertEqual((error as? StrataError)?.offset, Int(second.offset))
         }
     }
+
+    /// Damage that starts exactly at the offset a later commit declares synced was not synced:
+    /// a crash tore the group written there (its commit survived, an earlier sector did not).
+    func testDamageStartingExactlyAtTheSyncedPointIsATornTail() throws {
+        let fileSystem = try storeWithThreeCommits()
+        let syncedEnd = try XCTUnwrap(fileSystem.contents(of: segment1)).count
+        var group: [UInt8] = []
+        putRecord(sequence: 4, key: "four", into: &group)
+        _ = RecordEncoder.appendCommit(to: &group, sequence: 4, recordCount: 1, syncedThrough: syncedEnd)
+        group[20] ^= 0xFF  // a byte of the put: its checksum no longer matches
+        append(group, to: segment1, in: fileSystem)
+
+        let store = try openStore(fileSystem, segmentSize: 1 << 20)
+        XCTAssertEqual(store.sequence, 3)
+        XCTAssertEqual(store.recoveryEvents.map(\.kind), [.tornTail])
+        XCTAssertEqual(store.recoveryEvents.first?.offset, syncedEnd)
+        XCTAssertEqual(fileSystem.contents(of: segment1)?.count, syncedEnd)
+    }
+
+    /// The statistics of a reopened store count the records recovery read: here three puts and
+    /// three commits, then one put whose commit declares the wrong count (salvage stops there).
+    func testReopenedStoreCountsTheRecordsRecoveryRead() throws {
+        let fileSystem = try storeWithThreeCommits()
+        XCTAssertEqual(try openStore(fileSystem, segmentSize: 1 << 20).statistics().records, 6)
+        var records: [UInt8] = []
+        putRecord(sequence: 4, key: "four", into: &records)
+        _ = RecordEncoder.appendCommit(to: &records, sequence: 4, recordCount: 2, syncedThrough: 0)
+        append(records, to: segment1, in: fileSystem)
+        let salvaged = try openStore(fileSystem, segmentSize: 1 << 20, readOnly: true, salvage: true)
+        XCTAssertEqual(salvaged.recoveryEvents.map(\.kind), [.salvagedCorruption, .uncommittedTransaction])
+        XCTAssertEqual(salvaged.statistics().records, 7)
+    }
 }
