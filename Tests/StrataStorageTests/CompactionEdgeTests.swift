@@ -12,8 +12,10 @@ final class CompactionEdgeTests: XCTestCase {
     /// Commits keys 1…`count` with 2016-byte put records (18 + 6 + 8 for the key + 1984), one
     /// per segment, then deletes the last so that only keys 1…`count - 1` are live in sealed
     /// segments.
-    func storeOfFullSegments(_ count: UInt64) throws -> Store {
-        let store = try openStore(MemoryFileSystem(), segmentSize: 4096, compressionThreshold: .max)
+    func storeOfFullSegments(
+        _ count: UInt64, on fileSystem: MemoryFileSystem = MemoryFileSystem(), durability: Durability = .full
+    ) throws -> Store {
+        let store = try openStore(fileSystem, segmentSize: 4096, durability: durability, compressionThreshold: .max)
         for key in 1...count { try put(key, bytes: 1984, into: store) }
         var deleteLast = WriteBatch()
         deleteLast.delete(StorageKey(count), in: Keyspace(1))
@@ -45,5 +47,23 @@ final class CompactionEdgeTests: XCTestCase {
         XCTAssertEqual(report.recordsCopied, 3)
         XCTAssertEqual(report.segmentsWritten, 2)
         XCTAssertEqual(report.bytesWritten, 4096 + SegmentHeader.size + 2016)
+    }
+
+    /// The paths a compaction syncs, in order.
+    func pathsSyncedByCompaction(durability: Durability) throws -> [String] {
+        let fileSystem = MemoryFileSystem()
+        let store = try storeOfFullSegments(3, on: fileSystem, durability: durability)
+        let synced = Locked<[String]>([])
+        fileSystem.setSyncHook { event in synced.withLock { $0.append(event.path) } }
+        _ = try store.compact()
+        return synced.withLock { $0 }
+    }
+
+    /// Before its MANIFEST names the new floor, compaction syncs the active segment (3) when it
+    /// holds unsynced commits, and not when every commit was already synced.
+    func testCompactionSyncsTheActiveSegmentOnlyWhenItHoldsUnsyncedBytes() throws {
+        let active = "/db/000003.seg"
+        XCTAssertEqual(try pathsSyncedByCompaction(durability: .none).filter { $0 == active }.count, 1)
+        XCTAssertEqual(try pathsSyncedByCompaction(durability: .full).filter { $0 == active }.count, 0)
     }
 }
