@@ -3,8 +3,8 @@
 
     first_failure.py TIMEOUT LOG COMMAND...
 
-Runs COMMAND in a process group of its own, appends its output to LOG, and ends the whole group
-(SIGKILL) at the first line that reports a failed test or error, or after TIMEOUT seconds.
+Runs COMMAND in a session of its own, appends its output to LOG, and ends every process of that
+session (SIGKILL) at the first line that reports a failed test or error, or after TIMEOUT seconds.
 Exits 0 when the command passed, 1 when a test failed or the command exited non-zero (a
 crash), 124 on the timeout.
 """
@@ -27,10 +27,16 @@ def main(arguments):
     timed_out = threading.Event()
 
     def stop():
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        # `swift test` starts the test binary in a process group of its own, in the same
+        # session: end every process of the session.
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                if os.getsid(int(entry)) == process.pid:
+                    os.kill(int(entry), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def expire():
         timed_out.set()
