@@ -160,4 +160,29 @@ final class RecoveryEdgeTests: XCTestCase {
         XCTAssertEqual(salvaged.recoveryEvents.map(\.kind), [.salvagedCorruption, .uncommittedTransaction])
         XCTAssertEqual(salvaged.statistics().records, 7)
     }
+
+    /// The log segment after compacted segments must continue past the highest sequence they
+    /// hold: a transaction there that repeats one of theirs is corruption.
+    func testLogSegmentAfterCompactedSegmentsMustContinueTheirSequences() throws {
+        let fileSystem = MemoryFileSystem()
+        let store = try openStore(fileSystem, segmentSize: 4096, compressionThreshold: .max)
+        for key in 1...3 {  // one put of sequence `key` per segment: 1 and 2 are sealed
+            var batch = WriteBatch()
+            batch.put([UInt8](repeating: 1, count: 3000), forKey: StorageKey(UInt64(key)), in: Keyspace(1))
+            try store.commit(batch)
+        }
+        _ = try store.compact()
+        try store.close()
+        let active = "/db/000003.seg"
+        XCTAssertEqual(try Manifest.read(in: "/db", fileSystem: fileSystem)?.segments.last, 3)
+        var rewritten = Array(try XCTUnwrap(fileSystem.contents(of: active)).prefix(SegmentHeader.size))
+        putRecord(sequence: 2, key: "again", into: &rewritten)
+        _ = RecordEncoder.appendCommit(to: &rewritten, sequence: 2, recordCount: 1, syncedThrough: 0)
+        fileSystem.setContents(rewritten, of: active)
+        XCTAssertThrowsError(try openStore(fileSystem, segmentSize: 4096)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+            XCTAssertEqual((error as? StrataError)?.file, active)
+            XCTAssertEqual((error as? StrataError)?.offset, SegmentHeader.size)
+        }
+    }
 }
