@@ -37,6 +37,7 @@ final class CompactionTests: XCTestCase {
 
     /// A store with many sealed segments full of overwritten values and tombstones.
     func churnedStore(_ fileSystem: MemoryFileSystem, commits: Int = 300, seed: UInt64 = 11) throws -> (Store, Contents) {
+        noteSeed(seed)
         let store = try openStore(fileSystem)
         var model: Contents = [:]
         try commitAll(store, makeWorkload(commits: commits, seed: seed), into: &model)
@@ -787,6 +788,7 @@ final class CompactionTests: XCTestCase {
     }
 
     func checkCrashes(durabilities: [Durability], seed: UInt64, compactAfter: Set<Int>) throws {
+        noteSeed(seed)
         let commits = durabilities.count
         let batches = makeWorkload(commits: commits, seed: seed)
         let states = prefixStates(of: batches)
@@ -848,7 +850,7 @@ final class CompactionTests: XCTestCase {
     }
 
     func testCrashAtEverySyncPointAroundCompactionsWithMixedDurability() throws {
-        var random = SplitMix64(seed: 17)
+        var random = seededGenerator(17)
         let durabilities: [Durability] = (0..<120).map { _ in
             Int.random(in: 0..<3, using: &random) == 0 ? .full : .none
         }

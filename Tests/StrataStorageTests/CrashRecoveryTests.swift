@@ -30,6 +30,7 @@ final class CrashRecoveryTests: XCTestCase {
     func check(
         durabilities: [Durability], seed: UInt64, file: StaticString = #filePath, line: UInt = #line
     ) throws {
+        noteSeed(seed)
         let batches = makeWorkload(commits: Self.commits, seed: seed)
         let states = prefixStates(of: batches)
         let total = runUntilCrash(batches, durabilities: durabilities, crashAt: nil).syncs
@@ -86,7 +87,7 @@ final class CrashRecoveryTests: XCTestCase {
     }
 
     func testCrashAtEverySyncPointWithMixedDurability() throws {
-        var random = SplitMix64(seed: 7)
+        var random = seededGenerator(7)
         let durabilities: [Durability] = (0..<Self.commits).map { _ in
             Int.random(in: 0..<3, using: &random) == 0 ? .full : .none
         }

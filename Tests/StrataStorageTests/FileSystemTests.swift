@@ -310,7 +310,7 @@ final class MemoryFileSystemTests: XCTestCase {
     }
 
     func testKeepAllMatchesCurrentAndFullSyncMatchesDropAll() throws {
-        var random = SplitMix64(seed: 42)
+        var random = seededGenerator(42)
         for _ in 0..<30 {
             let fs = MemoryFileSystem()
             try fs.createDirectory("/d1")
@@ -369,13 +369,13 @@ final class MemoryFileSystemTests: XCTestCase {
         for seed in UInt64(0)..<200 {
             let image = fs.crashImage(.random(seed: seed))
             let contents = try XCTUnwrap(image.contents(of: "/db/file"))
-            XCTAssertGreaterThanOrEqual(contents.count, 3000)
-            XCTAssertTrue(contents[10..<2500].allSatisfy { $0 == 7 })
-            XCTAssertTrue(contents[0..<10].allSatisfy { $0 == 7 } || contents[0..<10].allSatisfy { $0 == 9 })
+            XCTAssertGreaterThanOrEqual(contents.count, 3000, "seed \(seed)")
+            XCTAssertTrue(contents[10..<2500].allSatisfy { $0 == 7 }, "seed \(seed)")
+            XCTAssertTrue(contents[0..<10].allSatisfy { $0 == 7 } || contents[0..<10].allSatisfy { $0 == 9 }, "seed \(seed)")
             outcomes.insert(contents)
             // The same seed gives the same image.
-            XCTAssertEqual(fs.crashImage(.random(seed: seed)).contents(of: "/db/file"), contents)
-            XCTAssertEqual(image.syncCount, 0)
+            XCTAssertEqual(fs.crashImage(.random(seed: seed)).contents(of: "/db/file"), contents, "seed \(seed)")
+            XCTAssertEqual(image.syncCount, 0, "seed \(seed)")
         }
         XCTAssertGreaterThan(outcomes.count, 3)
     }

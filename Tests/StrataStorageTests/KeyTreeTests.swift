@@ -89,7 +89,7 @@ final class KeyTreeTests: XCTestCase {
     // MARK: StorageKey order
 
     func testFastComparisonMatchesBytewiseOrder() {
-        var random = SplitMix64(seed: 1)
+        var random = seededGenerator(1)
         let keys = Self.keyPool(size: 600, &random)
         for lhs in keys {
             for rhs in keys {
@@ -119,7 +119,7 @@ final class KeyTreeTests: XCTestCase {
             }
         }
         // Integer keys sort as the integers do.
-        var random = SplitMix64(seed: 2)
+        var random = seededGenerator(2)
         for _ in 0..<10_000 {
             let a = random.next() >> (random.next() % 64), b = random.next() >> (random.next() % 64)
             XCTAssertEqual(StorageKey(a) < StorageKey(b), a < b)
@@ -128,7 +128,7 @@ final class KeyTreeTests: XCTestCase {
     }
 
     func testSortWordsOrderKeysAndTieOnlyForLongKeysSharing15Bytes() {
-        var random = SplitMix64(seed: 3)
+        var random = seededGenerator(3)
         let keys = Self.keyPool(size: 500, &random)
         for lhs in keys {
             let l = KeyTree.SortKey(lhs)
@@ -159,7 +159,7 @@ final class KeyTreeTests: XCTestCase {
     }
 
     func runRandomOperations(leafCapacity: Int, branchCapacity: Int, seed: UInt64, operations: Int) {
-        var random = SplitMix64(seed: seed)
+        var random = seededGenerator(seed)
         let pool = Self.keyPool(size: 3000, &random)
         var tree = KeyTree(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
         var model: [StorageKey: RecordLocation] = [:]
@@ -206,7 +206,7 @@ final class KeyTreeTests: XCTestCase {
         // Runs of short keys alternate with runs of long ones, so nodes that never held a long
         // key (and have no array for their bytes) split from, merge with and trade entries with
         // nodes that have one.
-        var random = SplitMix64(seed: 18)
+        var random = seededGenerator(18)
         let keys: [StorageKey] = (0..<40).flatMap { group -> [StorageKey] in
             (0..<30).map { index -> StorageKey in
                 let head: [UInt8] = [UInt8(group), UInt8(index)]
@@ -236,7 +236,7 @@ final class KeyTreeTests: XCTestCase {
     // MARK: Persistence
 
     func testCopiesNeverChange() {
-        var random = SplitMix64(seed: 20)
+        var random = seededGenerator(20)
         let pool = Self.keyPool(size: 2000, &random)
         for (leafCapacity, branchCapacity) in [(3, 3), (64, 64)] {
             var tree = KeyTree(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
@@ -345,7 +345,7 @@ final class KeyTreeTests: XCTestCase {
     // MARK: Orders and shapes
 
     func testAscendingDescendingAndRandomOrders() {
-        var random = SplitMix64(seed: 30)
+        var random = seededGenerator(30)
         let n = 20_000
         let orders: [(String, [Int])] = [
             ("ascending", Array(0..<n)), ("descending", Array((0..<n).reversed())),
@@ -373,7 +373,7 @@ final class KeyTreeTests: XCTestCase {
     }
 
     func testRemovalDownToEmptyAndRegrowth() {
-        var random = SplitMix64(seed: 40)
+        var random = seededGenerator(40)
         for (leafCapacity, branchCapacity) in [(64, 64), (2, 3), (4, 4)] {
             var tree = KeyTree(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
             let context = "\(leafCapacity)/\(branchCapacity)"
@@ -406,7 +406,7 @@ final class KeyTreeTests: XCTestCase {
     func testRemovalKeepsNodesFilled() {
         // Removing three keys in four from a tree built in random order: merges and refills keep
         // the leaves from staying as many, and as empty, as they were.
-        var random = SplitMix64(seed: 41)
+        var random = seededGenerator(41)
         var tree = KeyTree()
         let n = 50_000
         for i in Array(0..<n).shuffled(using: &random) { tree.updateValue(Self.location(i), forKey: StorageKey(UInt64(i))) }
@@ -452,7 +452,7 @@ final class KeyTreeTests: XCTestCase {
     }
 
     func testIterationFromLowerBoundWithMixedKeys() {
-        var random = SplitMix64(seed: 50)
+        var random = seededGenerator(50)
         let pool = Self.keyPool(size: 3000, &random)
         var tree = KeyTree(leafCapacity: 6, branchCapacity: 4)
         for key in pool.prefix(2000) { tree.updateValue(Self.location(key.count), forKey: key) }

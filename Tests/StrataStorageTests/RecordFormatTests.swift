@@ -5,51 +5,6 @@ import XCTest
 final class RecordFormatTests: XCTestCase {
     let segment1 = "/db/000001.seg"
 
-    /// Re-frames a record with another kind/flags and a correct checksum for `offset` of a
-    /// segment sealed with `seal` (by default, the first record of a version-1 segment).
-    func frame(
-        kind: UInt8, flags: UInt8 = 0, sequence: UInt64, payload: [UInt8], seal: RecordSeal = .unsalted, at offset: Int = 0
-    ) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: RecordFormat.headerSize)
-        bytes.append(contentsOf: payload)
-        bytes.withUnsafeMutableBytes { raw in
-            raw.storeLittleEndian(UInt32(payload.count), at: 4)
-            raw[8] = kind
-            raw[9] = flags
-            raw.storeLittleEndian(sequence, at: 10)
-            RecordEncoder.reseal(raw, seal: seal, at: offset)
-        }
-        return bytes
-    }
-
-    func decode(_ bytes: [UInt8]) -> Result<DecodedRecord, RecordDamage> {
-        // The decoded record points into `bytes`; keep only what the tests compare.
-        bytes.withUnsafeBytes { RecordDecoder.decode($0, seal: .unsalted, at: 0) }
-    }
-
-    func damage(_ bytes: [UInt8]) -> RecordDamage? {
-        if case .failure(let damage) = decode(bytes) { return damage }
-        return nil
-    }
-
-    /// A store with three commits of one put each; returns the file system.
-    func storeWithThreeCommits() throws -> MemoryFileSystem {
-        let fileSystem = MemoryFileSystem()
-        let store = try openStore(fileSystem, segmentSize: 1 << 20)
-        for i in 0..<3 {
-            var batch = WriteBatch()
-            batch.put(Array("value-\(i)".utf8), forKey: StorageKey(UInt64(i)), in: Keyspace(1))
-            try store.commit(batch)
-        }
-        try store.close()
-        return fileSystem
-    }
-
-    func append(_ bytes: [UInt8], to path: String, in fileSystem: MemoryFileSystem) {
-        let current = fileSystem.contents(of: path)!
-        fileSystem.setContents(current + bytes, of: path)
-    }
-
     func assertThreeValues(_ store: Store, file: StaticString = #filePath, line: UInt = #line) throws {
         let snapshot = store.snapshot()
         XCTAssertEqual(snapshot.count, 3, file: file, line: line)
@@ -79,7 +34,7 @@ final class RecordFormatTests: XCTestCase {
         options.maxValueSize = 1 << 20
         options.compressionThreshold = Int.max
         let store = try Store(directory: "/db", options: options)
-        var random = SplitMix64(seed: 1)
+        var random = seededGenerator(1)
         let largest = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
         var batch = WriteBatch()
         batch.put(largest, forKey: StorageKey("big"), in: Keyspace(1))

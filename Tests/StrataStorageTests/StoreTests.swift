@@ -102,7 +102,7 @@ final class StoreTests: XCTestCase {
         let fileSystem = MemoryFileSystem()
         let store = try openStore(fileSystem, segmentSize: 1 << 20, compressionThreshold: 512)
         let compressible = Array(String(repeating: "strata ", count: 2000).utf8)
-        var random = SplitMix64(seed: 3)
+        var random = seededGenerator(3)
         let incompressible = (0..<5000).map { _ in UInt8.random(in: 0...255, using: &random) }
         var batch = WriteBatch()
         batch.put(compressible, forKey: StorageKey("text"), in: Keyspace(1))

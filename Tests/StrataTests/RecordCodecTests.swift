@@ -55,7 +55,8 @@ final class RecordCodecTests: DatabaseTestCase {
         let db = try Database(configuration: .init(directory: directory, objectTypes: [EveryScalar.self]))
         let schema = try XCTUnwrap(db.schemas.schema(for: EveryScalar.self))
         XCTAssertFalse(schema.hasLinksOrIndexes)
-        var random = SystemRandomNumberGenerator()
+        let seed: UInt64 = 0x5EED_C0DE
+        var random = SplitMix64(seed: seed)
         for round in 0..<200 {
             let object = EveryScalar.random(id: round, using: &random)
             let fromProperties = ByteBuffer()
@@ -64,10 +65,10 @@ final class RecordCodecTests: DatabaseTestCase {
             var fromFields: [UInt8] = []
             RecordCodec.encode(fields, schema: schema, appendingTo: &fromFields)
             let written = fromProperties.withBytes(in: 0..<fromProperties.count) { Array($0) }
-            XCTAssertEqual(written, fromFields, "round \(round)")
+            XCTAssertEqual(written, fromFields, "round \(round), seed \(seed)")
             // And it reads back as the object's values.
             let decoded = try written.withUnsafeBytes { try RecordCodec.decodeFields($0, schema: schema) }
-            XCTAssertEqual(decoded, fields, "round \(round)")
+            XCTAssertEqual(decoded, fields, "round \(round), seed \(seed)")
         }
     }
 
@@ -158,6 +159,8 @@ final class EveryScalar: Object {
         func maybe<T>(_ value: T) -> T? { Bool.random(using: &random) ? value : nil }
         let text = String((0..<Int.random(in: 0...40, using: &random)).map { _ in "aé😀z".randomElement(using: &random)! })
         let bytes = Data((0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        func randomBytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        func randomUUID() -> UUID { randomBytes(16).withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) } }
         let object = EveryScalar()
         object.id = id &* (Bool.random(using: &random) ? 1 : -1)
         object.flag = .random(using: &random)
@@ -170,8 +173,8 @@ final class EveryScalar: Object {
         object.name = text
         object.photo = bytes
         object.born = Date(timeIntervalSinceReferenceDate: .random(in: -1e9...1e9, using: &random))
-        object.ref = UUID()
-        object.oid = ObjectId()
+        object.ref = randomUUID()
+        object.oid = ObjectId(bytes: randomBytes(12))
         object.balance = Decimal128(Int.random(in: .min ... .max, using: &random))
         object.maybeFlag = maybe(.random(using: &random))
         object.maybeSmall = maybe(.random(in: .min ... .max, using: &random))
@@ -181,8 +184,8 @@ final class EveryScalar: Object {
         object.maybeName = maybe(text + "!")
         object.maybePhoto = maybe(bytes)
         object.maybeBorn = maybe(Date(timeIntervalSinceReferenceDate: 12.5))
-        object.maybeRef = maybe(UUID())
-        object.maybeOid = maybe(ObjectId())
+        object.maybeRef = maybe(randomUUID())
+        object.maybeOid = maybe(ObjectId(bytes: randomBytes(12)))
         object.maybeBalance = maybe(Decimal128(-7))
         object.level = maybe(.high)
         object.numbers.append(objectsIn: (0..<Int.random(in: 0...5, using: &random)).map { $0 * 1000 })
