@@ -160,9 +160,7 @@ enum SegmentScanner {
             }
             break
         }
-        if let damage = result.damage {
-            result.damageIsZeroFill = UnsafeRawBufferPointer(rebasing: bytes[damage.offset...]).allSatisfy { $0 == 0 }
-        }
+        // (`damageIsZeroFill` is left false: damage in a compacted segment is never a tail.)
         return result
     }
 }
