@@ -1,0 +1,46 @@
+import XCTest
+@testable import StrataStorage
+
+/// A read-only open starts over when a writer changed the MANIFEST under it, but a bounded number
+/// of times: a MANIFEST that never stops changing ends in the error, not in an endless loop.
+final class ReadOnlyRetryTests: XCTestCase {
+    /// A file system whose MANIFEST is rewritten each time it is opened, each time naming a
+    /// segment that does not exist (so every recovery pass fails, and finds a new MANIFEST).
+    final class ChangingManifestFileSystem: FileSystem, @unchecked Sendable {
+        let base = MemoryFileSystem()
+        private let opens = Locked(0)
+        var manifestOpens: Int { opens.withLock { $0 } }
+
+        func open(_ path: String, mode: FileOpenMode) throws -> any StorageFile {
+            if path.hasSuffix("MANIFEST") {
+                let count = opens.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                base.setContents(Manifest(segments: [9], lastSequence: UInt64(count)).encoded(), of: path)
+            }
+            return try base.open(path, mode: mode)
+        }
+        func exists(_ path: String) -> Bool { base.exists(path) }
+        func contentsOfDirectory(_ path: String) throws -> [String] { try base.contentsOfDirectory(path) }
+        func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+        func removeFile(_ path: String) throws { try base.removeFile(path) }
+        func rename(_ source: String, to destination: String) throws { try base.rename(source, to: destination) }
+        func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
+        func lock(_ path: String) throws -> any FileLock { try base.lock(path) }
+    }
+
+    func testAManifestThatNeverStopsChangingEndsInTheErrorAfterBoundedRetries() throws {
+        let fileSystem = ChangingManifestFileSystem()
+        fileSystem.base.setContents(Manifest(segments: [9], lastSequence: 0).encoded(), of: "/db/MANIFEST")
+        var options = Store.Options()
+        options.fileSystem = fileSystem
+        options.readOnly = true
+        XCTAssertThrowsError(try Store(directory: "/db", options: options)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .corruption)
+        }
+        // Each pass reads the MANIFEST, and each failed pass reads it again to see if it changed.
+        XCTAssertLessThanOrEqual(fileSystem.manifestOpens, 2 * Recovery.readOnlyAttempts)
+        XCTAssertGreaterThan(fileSystem.manifestOpens, 2, "a changed MANIFEST is tried again")
+    }
+}
