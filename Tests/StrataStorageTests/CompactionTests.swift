@@ -860,8 +860,9 @@ final class CompactionTests: XCTestCase {
 
 /// Forwards to a file system, and runs an action once, before the first `exists` check of a
 /// chosen path (to interleave a writer's compaction with a read-only open).
-final class InterleavingFileSystem: FileSystem, @unchecked Sendable {
+final class InterleavingFileSystem: ForwardingFileSystem, @unchecked Sendable {
     let base: any FileSystem
+    var forwardedTo: any FileSystem { base }
     private let state = Locked<(path: String?, action: (() -> Void)?, fired: Bool)>((nil, nil, false))
 
     init(base: any FileSystem) { self.base = base }
@@ -872,7 +873,6 @@ final class InterleavingFileSystem: FileSystem, @unchecked Sendable {
 
     var fired: Bool { state.withLock { $0.fired } }
 
-    func open(_ path: String, mode: FileOpenMode) throws -> any StorageFile { try base.open(path, mode: mode) }
     func exists(_ path: String) -> Bool {
         let action: (() -> Void)? = state.withLock { state in
             guard !state.fired, state.path == path else { return nil }
@@ -882,10 +882,4 @@ final class InterleavingFileSystem: FileSystem, @unchecked Sendable {
         action?()
         return base.exists(path)
     }
-    func contentsOfDirectory(_ path: String) throws -> [String] { try base.contentsOfDirectory(path) }
-    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-    func removeFile(_ path: String) throws { try base.removeFile(path) }
-    func rename(_ source: String, to destination: String) throws { try base.rename(source, to: destination) }
-    func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
-    func lock(_ path: String) throws -> any FileLock { try base.lock(path) }
 }

@@ -6,8 +6,9 @@ import XCTest
 final class ReadOnlyRetryTests: XCTestCase {
     /// A file system whose MANIFEST is rewritten each time it is opened, each time naming a
     /// segment that does not exist (so every recovery pass fails, and finds a new MANIFEST).
-    final class ChangingManifestFileSystem: FileSystem, @unchecked Sendable {
+    final class ChangingManifestFileSystem: ForwardingFileSystem, @unchecked Sendable {
         let base = MemoryFileSystem()
+        var forwardedTo: any FileSystem { base }
         private let opens = Locked(0)
         var manifestOpens: Int { opens.withLock { $0 } }
 
@@ -21,13 +22,6 @@ final class ReadOnlyRetryTests: XCTestCase {
             }
             return try base.open(path, mode: mode)
         }
-        func exists(_ path: String) -> Bool { base.exists(path) }
-        func contentsOfDirectory(_ path: String) throws -> [String] { try base.contentsOfDirectory(path) }
-        func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-        func removeFile(_ path: String) throws { try base.removeFile(path) }
-        func rename(_ source: String, to destination: String) throws { try base.rename(source, to: destination) }
-        func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
-        func lock(_ path: String) throws -> any FileLock { try base.lock(path) }
     }
 
     func testAManifestThatNeverStopsChangingEndsInTheErrorAfterBoundedRetries() throws {
