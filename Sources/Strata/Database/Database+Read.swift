@@ -64,9 +64,9 @@ extension Database {
         return materialize(key, schema: schema, source: .fields(fields), version: currentVersion)
     }
 
-    /// A new accessor for the object at `key`, referred to by nothing else (so it may be sent to
-    /// another task); nil when the object does not exist in this view.
-    func frozenCopy<T: ObjectBase>(of key: ObjectKey, schema: ObjectSchema, as type: T.Type) -> sending T? {
+    /// A new accessor for the object at `key`, referred to by nothing but this database; nil
+    /// when the object does not exist in this view.
+    func frozenCopy<T: ObjectBase>(of key: ObjectKey, schema: ObjectSchema, as type: T.Type) -> T? {
         guard let fields = loadFields(key, schema: schema) else { return nil }
         let object = T()
         let state = ObjectState(database: self, schema: schema, key: key)
@@ -76,8 +76,9 @@ extension Database {
     }
 
     /// A new accessor for the embedded object `state` views, read through this (frozen)
-    /// database, referred to by nothing else; nil when it does not exist in this view.
-    func frozenCopy<T: ObjectBase>(ofEmbedded path: ObjectState.Path, as type: T.Type) -> sending T? {
+    /// database, referred to by nothing but this database; nil when it does not exist in this
+    /// view.
+    func frozenCopy<T: ObjectBase>(ofEmbedded path: ObjectState.Path, as type: T.Type) -> T? {
         guard let state = path.state(in: self) else { return nil }
         let object = T()
         attach(object, state: state)

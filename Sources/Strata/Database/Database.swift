@@ -14,9 +14,11 @@ import StrataStorage
 /// writers wait; readers never do).
 ///
 /// Thread safety: a live `Database` and the live objects read from it are used by one thread at
-/// a time, as Realm's are; open another `Database` (cheap: it shares the open store) for another
-/// thread. A frozen `Database` and its objects are immutable and may be used from any thread.
-public final class Database: @unchecked Sendable {
+/// a time, as Realm's are, so `Database` is not `Sendable`: open another `Database` (cheap: it
+/// shares the open store) from the `Sendable` ``configuration`` on another thread or task. A
+/// frozen `Database` and its objects are immutable and may be read from any thread; ``freeze()``
+/// returns a `sending` value, so a new frozen view may be handed to another task.
+public final class Database {
     /// What a database is opened with.
     ///
     /// A value type; `Sendable`.
@@ -128,12 +130,14 @@ public final class Database: @unchecked Sendable {
         if transaction != nil { shared.endWrite() }
     }
 
-    /// An immutable view of the database as of its latest commit, safe to use from any thread.
+    /// An immutable view of the database as of its latest commit (a frozen database's own
+    /// version), safe to use from any thread. The result is `sending`: a new `Database` no one
+    /// else refers to, which may be handed to another task.
     /// - Complexity: O(1).
-    public func freeze() -> Database {
-        if isFrozen { return self }
-        _ = readVersion()
-        return Database(configuration: configuration, shared: shared, schemas: schemas, snapshot: transaction?.base ?? snapshot, frozen: true)
+    public func freeze() -> sending Database {
+        if !isFrozen { _ = readVersion() }
+        let version = isFrozen ? snapshot : transaction?.base ?? snapshot
+        return Database(configuration: configuration, shared: shared, schemas: schemas, snapshot: version, frozen: true)
     }
 
     /// A live database for the same files (the same database when it is live already).

@@ -25,7 +25,7 @@ open class Object: ObjectBase {
     /// - Precondition: the object is managed and valid.
     public func freeze() -> sending Self {
         guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
-        let frozen = state.database.isFrozen ? state.database : state.database.freeze()
+        let frozen = state.database.freeze()
         guard let copy = frozen.frozenCopy(of: state.key, schema: state.schema, as: Self.self) else {
             preconditionFailure("\(Self.className): the object has been deleted or invalidated")
         }
@@ -58,7 +58,7 @@ open class EmbeddedObject: ObjectBase {
     /// - Precondition: the object is managed and valid.
     public func freeze() -> sending Self {
         guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
-        let frozen = state.database.isFrozen ? state.database : state.database.freeze()
+        let frozen = state.database.freeze()
         guard let copy = frozen.frozenCopy(ofEmbedded: state.path, as: Self.self) else {
             preconditionFailure("\(Self.className): the object has been deleted or invalidated")
         }

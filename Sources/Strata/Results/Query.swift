@@ -6,9 +6,10 @@ import Foundation
 /// Build queries with property access, the comparison operators, `&&`, `||`, `!`, and the
 /// string methods; they are evaluated by the database, not run as Swift code.
 ///
-/// A value type; `Sendable`.
+/// A value type built and used inside the closure it is passed to; not `Sendable` (it refers to
+/// the database whose schema resolves key paths).
 @dynamicMemberLookup
-public struct Query<T>: Sendable {
+public struct Query<T> {
     let node: QueryNode
     /// The database whose schema resolves key paths.
     let database: Database

@@ -10,8 +10,9 @@ import StrataStorage
 /// Nothing is read until you ask for a count, an element, or iterate; a live `Results` always
 /// reflects the latest commit (and the open write's changes), a frozen one its version.
 ///
-/// Thread safety: as the database it came from; ``freeze()`` gives a frozen one for any thread.
-public struct Results<Element: Object>: RandomAccessCollection, @unchecked Sendable {
+/// Thread safety: as the database it came from, so not `Sendable`; ``freeze()`` gives frozen
+/// results, safe to read from any thread, as a `sending` value another task may take.
+public struct Results<Element: Object>: RandomAccessCollection {
     /// The query and its cached evaluation (shared by copies of these results); not generic,
     /// so that what it runs costs no runtime generic metadata.
     @usableFromInline
@@ -111,8 +112,9 @@ public struct Results<Element: Object>: RandomAccessCollection, @unchecked Senda
         return Results(database: database, schema: schema, predicate: predicate, sortKeys: [(property.index, ascending)] + sortKeys)
     }
 
-    /// These results as of the latest commit, immutable and safe to use from any thread.
-    public func freeze() -> Results {
+    /// These results as of the latest commit (frozen results: their own version), immutable and
+    /// safe to use from any thread. The result is `sending`: it may be handed to another task.
+    public func freeze() -> sending Results {
         Results(database: database.freeze(), schema: schema, predicate: predicate, sortKeys: sortKeys)
     }
 
