@@ -56,14 +56,14 @@ extension LinkingObjects: LinkingObjectsProperty {
 }
 
 extension LinkingObjects: _Persistable {
-    public static var _strataType: TypeDescriptor {
+    public static var _strataType: _TypeDescriptor {
         // The property name comes from the declaration; the schema fills it in.
         TypeDescriptor(.linkingObjects(className: Element.className, property: ""))
     }
     public static func _strataDefault() -> LinkingObjects { LinkingObjects(fromType: Element.self, property: "") }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> LinkingObjects { _strataDefault() }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .null }
-    public static func _strataBind(owner: ObjectState, index: Int) -> LinkingObjects? {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> LinkingObjects { _strataDefault() }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .null }
+    public static func _strataBind(owner: _ObjectState, index: Int) -> LinkingObjects? {
         guard case .linkingObjects(_, let name) = owner.schema.properties[index].type.type else { return nil }
         return LinkingObjects(propertyName: name, binding: CollectionBinding(owner: owner, index: index))
     }

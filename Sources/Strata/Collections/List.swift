@@ -144,13 +144,13 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
 }
 
 extension List: _Persistable {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.list(Element._strataType)) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.list(Element._strataType)) }
     public static func _strataDefault() -> List { List() }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> List {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> List {
         guard case .list(let elements) = value else { return List() }
         return List(elements.map { Element._strataRead($0, context) })
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         switch backing {
         case .unmanaged(let elements): return .list(try elements.map { try $0._strataWrite(context) })
         case .managed(let binding): return binding.field
@@ -162,7 +162,7 @@ extension List: _Persistable {
         while !container.isAtEnd { elements.append(try Element._strataDecode(from: try container.superDecoder())) }
         return List(elements)
     }
-    public static func _strataBind(owner: ObjectState, index: Int) -> List? {
+    public static func _strataBind(owner: _ObjectState, index: Int) -> List? {
         List(binding: CollectionBinding(owner: owner, index: index))
     }
 }

@@ -118,16 +118,16 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
 }
 
 extension Map: _Persistable {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.map(Value._strataType)) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.map(Value._strataType)) }
     public static func _strataDefault() -> Map { Map() }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Map {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Map {
         let map = Map()
         if case .map(let entries) = value {
             for entry in entries { map[string: entry.key] = Value._strataRead(entry.value, context) }
         }
         return map
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         switch backing {
         case .unmanaged(let values):
             var entries: [FieldValue.MapEntry] = []
@@ -147,7 +147,7 @@ extension Map: _Persistable {
         }
         return map
     }
-    public static func _strataBind(owner: ObjectState, index: Int) -> Map? {
+    public static func _strataBind(owner: _ObjectState, index: Int) -> Map? {
         Map(binding: CollectionBinding(owner: owner, index: index))
     }
 }

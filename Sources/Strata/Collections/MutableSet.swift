@@ -144,16 +144,16 @@ public final class MutableSet<Element: _Persistable>: Collection {
 }
 
 extension MutableSet: _Persistable {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.set(Element._strataType)) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.set(Element._strataType)) }
     public static func _strataDefault() -> MutableSet { MutableSet() }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> MutableSet {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> MutableSet {
         let set = MutableSet()
         if case .set(let elements) = value {
             for element in elements { set.insert(Element._strataRead(element, context)) }
         }
         return set
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         switch backing {
         case .unmanaged(let elements):
             var values: [FieldValue] = []
@@ -171,7 +171,7 @@ extension MutableSet: _Persistable {
         while !container.isAtEnd { set.insert(try Element._strataDecode(from: try container.superDecoder())) }
         return set
     }
-    public static func _strataBind(owner: ObjectState, index: Int) -> MutableSet? {
+    public static func _strataBind(owner: _ObjectState, index: Int) -> MutableSet? {
         MutableSet(binding: CollectionBinding(owner: owner, index: index))
     }
 }

@@ -15,7 +15,7 @@ extension Database {
 
     /// The object of `type` whose primary key has the stored value `field`, or nil.
     @usableFromInline
-    func object(ofType type: ObjectBase.Type, forPrimaryKeyField field: FieldValue) -> ObjectBase? {
+    func object(ofType type: ObjectBase.Type, forPrimaryKeyField field: _FieldValue) -> ObjectBase? {
         let schema = requireSchema(type)
         guard schema.primaryKeyIndex != nil else {
             preconditionFailure("\(schema.className) has no primary key; declare one with @Persisted(primaryKey: true)")

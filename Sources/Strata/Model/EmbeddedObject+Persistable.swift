@@ -2,11 +2,11 @@ import StrataStorage
 
 extension EmbeddedObject: _PersistableOptional {
     /// A (to-one or list) property that owns an embedded object of this class.
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.object(className: className)) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.object(className: className)) }
     public static func _strataDefault() -> Self { Self() }
 
     /// An unmanaged copy of a stored embedded object.
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self {
         let object = Self()
         guard case .embedded(let classID, _, let stored) = value, let context,
               let schema = context.schemas.byClassID[classID]
@@ -26,7 +26,7 @@ extension EmbeddedObject: _PersistableOptional {
 
     /// The object's fields, stored inline in its parent.
     /// - Throws: ``StrataError`` `.invalidValue` when the object already belongs to a parent.
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         guard let context, let schema = context.schemas.schema(for: type(of: self)) else {
             throw StrataError(.wrongDatabase, "\(Self.className) is not one of the database's objectTypes")
         }

@@ -90,9 +90,9 @@ enum SchemaCache {
 
 extension Object: _PersistableOptional {
     /// A link to an object of this class.
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.object(className: className)) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.object(className: className)) }
     public static func _strataDefault() -> Self { Self() }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self {
         _strataReadOptional(value, context) ?? Self()
     }
     /// A linked object decoded nested, or from its bare primary key (a reference, see
@@ -112,13 +112,13 @@ extension Object: _PersistableOptional {
     }
 
     /// The linked object, or nil when the link is unset or its target no longer exists.
-    public static func _strataReadOptional(_ value: FieldValue, _ context: Database?) -> Self? {
+    public static func _strataReadOptional(_ value: _FieldValue, _ context: Database?) -> Self? {
         guard case .link(let key) = value, let context, let schema = context.schemas.byClassID[key.classID] else {
             return nil
         }
         return context.object(for: key, schema: schema) as? Self
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         guard let context else {
             throw StrataError(.invalidValue, "\(Self.className): a link can only be stored through a database")
         }

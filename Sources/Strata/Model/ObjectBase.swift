@@ -8,7 +8,7 @@ open class ObjectBase {
     /// Not API: the object's link to its database once it is managed. (Not checked for
     /// exclusive access at run time: it is set once, when the object becomes managed, and read
     /// on every property access.)
-    @exclusivity(unchecked) public internal(set) final var _strataState: ObjectState?
+    @exclusivity(unchecked) public internal(set) final var _strataState: _ObjectState?
     /// Set on an object decoded from a bare primary key: adding it links to the stored object
     /// with that key (or stores this one when there is none) instead of overwriting it.
     var isPrimaryKeyReference = false

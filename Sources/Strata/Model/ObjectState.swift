@@ -1,5 +1,8 @@
 import StrataStorage
 
+/// The module's name for `_ObjectState`.
+typealias ObjectState = _ObjectState
+
 /// Not API: what a managed object knows of its database — which database view it reads
 /// through, its class, where its fields live, and a cache of them for the view's version.
 ///
@@ -11,7 +14,8 @@ import StrataStorage
 /// cache's properties skip Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): no
 /// access to them overlaps another (none calls out while it holds one), and they are on every
 /// property read.
-public final class ObjectState {
+/// Public only because the property wrappers' public members name it; not API.
+public final class _ObjectState {
     unowned(unsafe) let database: Database
     /// (Kept alive by the database's schema set, which `retainedDatabase` keeps.)
     unowned(unsafe) let schema: ObjectSchema
@@ -131,7 +135,7 @@ public final class ObjectState {
     /// collection, an embedded object or a tracer read), or nil to take `read(_:as:)`.
     /// Not generic, so the read path costs no generic metadata.
     @usableFromInline
-    func plainField(_ index: Int) -> FieldValue? {
+    func plainField(_ index: Int) -> _FieldValue? {
         guard tracer == nil, schema.readsPlainField[index] else { return nil }
         if database.readVersion() == cachedVersion {
             guard let record = pendingRecord else { return fields[index] }  // the cached fields

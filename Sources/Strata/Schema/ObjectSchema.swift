@@ -167,8 +167,12 @@ public final class PropertySchema: @unchecked Sendable {
     public let name: String
     /// Its position among the class's stored properties.
     public let index: Int
+    /// What it holds, with its optionality.
+    let type: TypeDescriptor
     /// What it holds.
-    public let type: TypeDescriptor
+    public var propertyType: PropertyType { type.type }
+    /// Whether `nil` is one of its values.
+    public var isOptional: Bool { type.isOptional }
     /// Whether it is the class's primary key.
     public let isPrimaryKey: Bool
     /// Whether it has a secondary index (primary keys always do).

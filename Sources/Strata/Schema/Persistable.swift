@@ -7,23 +7,23 @@ import StrataStorage
 /// The requirements are underscored: they are how the object layer converts values, not API.
 public protocol _Persistable {
     /// The schema type of this Swift type.
-    static var _strataType: TypeDescriptor { get }
+    static var _strataType: _TypeDescriptor { get }
     /// The value of a property that was never set.
     static func _strataDefault() -> Self
     /// Converts a stored value back. `context` resolves links; it is nil for unmanaged values.
-    static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self
+    static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self
     /// Converts to a stored value.
     /// - Throws: ``StrataError`` when the value cannot be stored (over a size limit, a link to
     ///   an object of another database…).
-    func _strataWrite(_ context: Database?) throws -> FieldValue
+    func _strataWrite(_ context: Database?) throws -> _FieldValue
     /// For collection types: a view bound to a managed object's property. Nil for values.
-    static func _strataBind(owner: ObjectState, index: Int) -> Self?
+    static func _strataBind(owner: _ObjectState, index: Int) -> Self?
     /// Decodes an unmanaged value (for `Codable` model classes).
     static func _strataDecode(from decoder: any Decoder) throws -> Self
 }
 
 extension _Persistable {
-    public static func _strataBind(owner: ObjectState, index: Int) -> Self? { nil }
+    public static func _strataBind(owner: _ObjectState, index: Int) -> Self? { nil }
     public static func _strataDecode(from decoder: any Decoder) throws -> Self {
         throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "\(Self.self) cannot be decoded"))
     }
@@ -37,26 +37,26 @@ extension _Persistable where Self: Decodable {
 public protocol _PersistableOptional: _Persistable {
     /// Reads a stored value into an optional: nil for a stored null (and, for links, for a
     /// target that no longer exists).
-    static func _strataReadOptional(_ value: FieldValue, _ context: Database?) -> Self?
+    static func _strataReadOptional(_ value: _FieldValue, _ context: Database?) -> Self?
 }
 
 extension _PersistableOptional {
-    public static func _strataReadOptional(_ value: FieldValue, _ context: Database?) -> Self? {
+    public static func _strataReadOptional(_ value: _FieldValue, _ context: Database?) -> Self? {
         value.isNull ? nil : _strataRead(value, context)
     }
 }
 
 extension Optional: _Persistable where Wrapped: _PersistableOptional {
-    public static var _strataType: TypeDescriptor {
+    public static var _strataType: _TypeDescriptor {
         var descriptor = Wrapped._strataType
         descriptor.isOptional = true
         return descriptor
     }
     public static func _strataDefault() -> Self { nil }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self {
         Wrapped._strataReadOptional(value, context)
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         guard let self else { return .null }
         return try self._strataWrite(context)
     }
@@ -75,13 +75,13 @@ func oversizeError(_ typeName: String, bytes: Int) -> StrataError {
 }
 
 extension Bool: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.bool) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.bool) }
     public static func _strataDefault() -> Bool { false }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Bool {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Bool {
         if case .bool(let flag) = value { return flag }
         return false
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .bool(self) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .bool(self) }
 }
 
 /// The integer types share one stored form, a 64-bit integer.
@@ -90,13 +90,13 @@ public protocol _PersistableInteger: FixedWidthInteger, _PersistableOptional {
 }
 
 extension _PersistableInteger {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(_strataIntegerType) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(_strataIntegerType) }
     public static func _strataDefault() -> Self { 0 }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self {
         if case .int(let number) = value { return Self(truncatingIfNeeded: number) }
         return 0
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .int(Int64(self)) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .int(Int64(self)) }
 }
 
 extension Int: _PersistableInteger { public static var _strataIntegerType: PropertyType { .int } }
@@ -106,89 +106,89 @@ extension Int32: _PersistableInteger { public static var _strataIntegerType: Pro
 extension Int64: _PersistableInteger { public static var _strataIntegerType: PropertyType { .int64 } }
 
 extension Float: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.float) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.float) }
     public static func _strataDefault() -> Float { 0 }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Float {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Float {
         if case .float(let number) = value { return number }
         return 0
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .float(self) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .float(self) }
 }
 
 extension Double: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.double) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.double) }
     public static func _strataDefault() -> Double { 0 }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Double {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Double {
         if case .double(let number) = value { return number }
         return 0
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .double(self) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .double(self) }
 }
 
 extension String: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.string) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.string) }
     public static func _strataDefault() -> String { "" }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> String {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> String {
         if case .string(let text) = value { return text }
         return ""
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         guard utf8.count <= maxStringOrDataSize else { throw oversizeError("String", bytes: utf8.count) }
         return .string(self)
     }
 }
 
 extension Data: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.data) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.data) }
     public static func _strataDefault() -> Data { Data() }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Data {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Data {
         if case .data(let data) = value { return data }
         return Data()
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         guard count <= maxStringOrDataSize else { throw oversizeError("Data", bytes: count) }
         return .data(self)
     }
 }
 
 extension Date: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.date) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.date) }
     public static func _strataDefault() -> Date { Date(timeIntervalSinceReferenceDate: 0) }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Date {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Date {
         if case .date(let seconds) = value { return Date(timeIntervalSinceReferenceDate: seconds) }
         return _strataDefault()
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .date(timeIntervalSinceReferenceDate) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .date(timeIntervalSinceReferenceDate) }
 }
 
 extension UUID: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.uuid) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.uuid) }
     /// A new random UUID, so every object gets its own (Realm does the same).
     public static func _strataDefault() -> UUID { UUID() }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> UUID {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> UUID {
         if case .uuid(let uuid) = value { return uuid }
         return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .uuid(self) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .uuid(self) }
 }
 
 extension ObjectId: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.objectId) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.objectId) }
     /// A newly generated id, so every object gets its own (Realm does the same).
     public static func _strataDefault() -> ObjectId { ObjectId() }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> ObjectId {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> ObjectId {
         if case .objectId(let id) = value { return id }
         return ObjectId(bytes: Array(repeating: 0, count: 12))
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .objectId(self) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .objectId(self) }
 }
 
 extension Decimal128: _PersistableOptional {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.decimal128) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.decimal128) }
     public static func _strataDefault() -> Decimal128 { Decimal128(0) }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Decimal128 {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Decimal128 {
         if case .decimal(let decimal) = value { return decimal }
         return Decimal128(0)
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { .decimal(self) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { .decimal(self) }
 }

@@ -7,11 +7,11 @@ public indirect enum PropertyType: Hashable, Sendable, CustomStringConvertible {
     /// A link to an object of the named class (an `Object` or `EmbeddedObject` subclass).
     case object(className: String)
     /// An ordered list of elements (duplicates allowed).
-    case list(TypeDescriptor)
+    case list(_TypeDescriptor)
     /// A set of unique elements.
-    case set(TypeDescriptor)
+    case set(_TypeDescriptor)
     /// A map from strings to values.
-    case map(TypeDescriptor)
+    case map(_TypeDescriptor)
     /// A mixed value (`AnyValue`).
     case any
     /// The objects of `className` whose `property` links here (computed, never stored).
@@ -43,10 +43,15 @@ public indirect enum PropertyType: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A property type with its optionality.
+/// The module's name for `_TypeDescriptor`.
+typealias TypeDescriptor = _TypeDescriptor
+
+/// A property type with its optionality: what `_Persistable` types declare and what a
+/// collection's elements are (`PropertyType.list`). Public for those two uses; not otherwise API
+/// (a property's are ``PropertySchema/propertyType`` and ``PropertySchema/isOptional``).
 ///
 /// An immutable value; `Sendable`.
-public struct TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
+public struct _TypeDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// The type.
     public var type: PropertyType
     /// Whether `nil` is a value.

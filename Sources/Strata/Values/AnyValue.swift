@@ -44,10 +44,10 @@ public enum AnyValue: Equatable {
 }
 
 extension AnyValue: _Persistable {
-    public static var _strataType: TypeDescriptor { TypeDescriptor(.any) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.any) }
     public static func _strataDefault() -> AnyValue { .none }
 
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> AnyValue {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> AnyValue {
         switch value {
         case .null: return .none
         case .bool(let flag): return .bool(flag)
@@ -70,7 +70,7 @@ extension AnyValue: _Persistable {
         }
     }
 
-    public func _strataWrite(_ context: Database?) throws -> FieldValue {
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         switch self {
         case .none: return .null
         case .int(let number): return .int(Int64(number))

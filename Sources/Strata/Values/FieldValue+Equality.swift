@@ -10,7 +10,7 @@
 // - Collections and embedded objects: element by element, by the same rule.
 
 extension FieldValue {
-    public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+    public static func == (lhs: _FieldValue, rhs: _FieldValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b

@@ -5,10 +5,14 @@ import StrataStorage
 // the model declares. Records are arrays of FieldValues (see Records/RecordCodec.swift for the
 // bytes); `_Persistable` types convert to and from it.
 
+/// The module's name for `_FieldValue`.
+typealias FieldValue = _FieldValue
+
 /// A stored property value: how the object layer represents any persisted value internally.
 /// Not for direct use; models use the Swift types. Immutable and `Sendable`. Equality is
 /// equality of the stored bytes (see `FieldValue+Equality.swift`).
-public enum FieldValue: Hashable, Sendable {
+/// Public only because `_Persistable`'s requirements name it; not API.
+public enum _FieldValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -22,9 +26,9 @@ public enum FieldValue: Hashable, Sendable {
     case uuid(UUID)
     case objectId(ObjectId)
     /// A link to an object: its class id and key bytes.
-    case link(ObjectKey)
-    case list([FieldValue])
-    case set([FieldValue])
+    case link(_ObjectKey)
+    case list([_FieldValue])
+    case set([_FieldValue])
     /// Keys in ascending order, each once.
     case map([MapEntry])
     /// An embedded object, stored inline: its class id, its identity among the embedded objects
@@ -47,10 +51,14 @@ public enum FieldValue: Hashable, Sendable {
     var isNull: Bool { if case .null = self { return true } else { return false } }
 }
 
+/// The module's name for `_ObjectKey`.
+typealias ObjectKey = _ObjectKey
+
 /// The identity of a stored object: its class's id (which is its keyspace) and its key bytes
 /// (the encoded primary key, or a generated id for classes without one).
 /// Not for direct use. Immutable and `Sendable`.
-public struct ObjectKey: Hashable, Sendable {
+/// Public only because `_FieldValue` names it; not API.
+public struct _ObjectKey: Hashable, Sendable {
     var classID: UInt32
     var key: StorageKey
 

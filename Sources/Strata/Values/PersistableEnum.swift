@@ -10,12 +10,12 @@ public protocol PersistableEnum: _PersistableOptional, RawRepresentable, CaseIte
 where RawValue: _PersistableOptional {}
 
 extension PersistableEnum {
-    public static var _strataType: TypeDescriptor { RawValue._strataType }
+    public static var _strataType: _TypeDescriptor { RawValue._strataType }
     public static func _strataDefault() -> Self { allCases.first! }
-    public static func _strataRead(_ value: FieldValue, _ context: Database?) -> Self {
+    public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self {
         Self(rawValue: RawValue._strataRead(value, context)) ?? _strataDefault()
     }
-    public func _strataWrite(_ context: Database?) throws -> FieldValue { try rawValue._strataWrite(context) }
+    public func _strataWrite(_ context: Database?) throws -> _FieldValue { try rawValue._strataWrite(context) }
     public static func _strataDecode(from decoder: any Decoder) throws -> Self {
         let raw = try RawValue._strataDecode(from: decoder)
         guard let value = Self(rawValue: raw) else {
