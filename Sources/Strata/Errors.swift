@@ -16,6 +16,9 @@ extension StrataError.Code {
     public static let objectInvalidated = StrataError.Code("objectInvalidated")
     /// An object of a type the database was not opened with, or of another database.
     public static let wrongDatabase = StrataError.Code("wrongDatabase")
+    /// A query cannot run: a malformed predicate, an unknown key path, an argument of the wrong
+    /// type, an operator that does not apply. The message names the position.
+    public static let invalidQuery = StrataError.Code("invalidQuery")
 }
 
 extension StrataError {
@@ -33,6 +36,8 @@ extension StrataError {
     public static let objectInvalidated = Code.objectInvalidated
     /// Matches any ``StrataError/Code/wrongDatabase`` error in a `catch` clause.
     public static let wrongDatabase = Code.wrongDatabase
+    /// Matches any ``StrataError/Code/invalidQuery`` error in a `catch` clause.
+    public static let invalidQuery = Code.invalidQuery
 }
 
 extension StrataError {

@@ -12,14 +12,14 @@ final class CheckedInputTests: DatabaseTestCase {
         try addFourDogs(to: db)
         XCTAssertEqual(try db.objects(Dog.self).sorted(checkingKeyPath: "age").map(\.name), ["Rover", "Rex", "Fido", "Rusty"])
         XCTAssertThrowsError(try db.objects(Dog.self).sorted(checkingKeyPath: "weight")) { error in
-            XCTAssertEqual((error as? StrataError)?.code, .invalidArgument)
+            XCTAssertEqual((error as? StrataError)?.code, .invalidQuery)
         }
     }
 
     func testAnInvalidPredicateIsAnError() throws {
         let db = try open()
         XCTAssertThrowsError(try db.objects(Dog.self).filter(checking: "age >")) { error in
-            XCTAssertEqual((error as? StrataError)?.code, .invalidArgument)
+            XCTAssertEqual((error as? StrataError)?.code, .invalidQuery)
         }
     }
 

@@ -59,14 +59,14 @@ final class PredicateParserTests: XCTestCase {
         }
     }
 
-    /// Asserts `format` fails with an `.invalidArgument` error whose message contains each part.
+    /// Asserts `format` fails with an `.invalidQuery` error whose message contains each part.
     func assertError(_ format: String, _ args: Any..., schema: ObjectSchema? = nil, contains parts: String...,
                      file: StaticString = #filePath, line: UInt = #line) {
         do {
             _ = try PredicateParser.parse(format, arguments: args, schema: schema ?? self.schema)
             XCTFail("\(format) parsed", file: file, line: line)
         } catch let error as StrataError {
-            XCTAssertEqual(error.code, .invalidArgument, file: file, line: line)
+            XCTAssertEqual(error.code, .invalidQuery, file: file, line: line)
             for part in parts {
                 XCTAssertTrue(error.message.contains(part), "\"\(error.message)\" lacks \"\(part)\"", file: file, line: line)
             }
@@ -256,15 +256,15 @@ final class PredicateParserTests: XCTestCase {
         assertError("age > %@", 3, 4, contains: "2 arguments were given but the predicate uses 1")
         assertError("age @ 3", contains: "unexpected character '@'", "column 5")
         assertError("age > 3abc", contains: "malformed number '3abc'", "column 7")
-        assertError("age > %d", 3, contains: "unsupported format specifier '%d'")
-        assertError("age > $x", contains: "'$' variables")
+        assertError("age > %x", 3, contains: "unsupported format specifier '%x'")
+        assertError("age > $x", contains: "unknown variable $x")
         assertError("", contains: "empty")
         assertError("age >", contains: "expected a property or a value but found the end of the predicate", "column 6")
         assertError("(age > 3", contains: "expected ')'", "column 9")
         assertError("alive", contains: "expected a comparison operator after 'alive'", "alive == true")
         assertError("age < nil", contains: "'<' cannot compare with nil")
-        assertError("age <[c] 3", contains: "[c] applies only to")
-        assertError("age ==[c] 3", contains: "[c] needs strings")
+        assertError("age <[c] 3", contains: "[c] and [d] apply only to")
+        assertError("age ==[c] 3", contains: "[c] and [d] need strings")
         assertError("name ==[x] 'a'", contains: "comparison option", "'x'")
         assertError("age BEGINSWITH 'a'", contains: "BEGINSWITH needs strings", "Int property 'age'")
         assertError("name CONTAINS 3", contains: "CONTAINS needs strings", "'3'")
@@ -274,11 +274,11 @@ final class PredicateParserTests: XCTestCase {
         assertError("age == %@", [1, 2], contains: "argument 1 is a collection")
         assertError("age == %@", PredOpaque(), contains: "argument 1 is a PredOpaque")
         assertError("name == %@", PredDog(), contains: "unmanaged PredDog")
-        assertError("owner.name == 'x'", schema: try ObjectSchema(PredThing.self), contains: "key paths across links", "'owner.name'")
-        assertError("tags == 'x'", schema: try ObjectSchema(PredThing.self), contains: "List<String> property 'tags'")
+        assertError("owner.nosuch == 'x'", schema: try ObjectSchema(PredThing.self), contains: "PredDog has no property 'nosuch'", "'owner.nosuch'")
+        assertError("tags.@avg > 1", schema: try ObjectSchema(PredThing.self), contains: "@avg needs numbers", "not String")
         assertError("age == %@", List([1, 2]), contains: "argument 1 is a collection")
         assertError("place == %@", PredPlace(), schema: try ObjectSchema(PredThing.self), contains: "embedded PredPlace")
-        assertError("ANY age == 3", contains: "'ANY' is not supported")
+        assertError("ANY age == 3", contains: "ANY needs a list, set, map or backlinks key path", "'age'")
         assertError("age == AND", contains: "found 'AND'", "column 8")
         assertError("age == -99999999999999999999999999e999999", contains: "number '-99999999999999999999999999e999999' is out of range", "column 8")
         assertError("age == 0xFFFFFFFFFFFFFFFFFF", contains: "out of range")
@@ -380,7 +380,7 @@ final class PredicateFilterDatabaseTests: DatabaseTestCase {
         XCTAssertEqual(combined.sorted(byKeyPath: "age").map(\.name), ["Rover", "Rex"])
         XCTAssertEqual(db.objects(Dog.self).filter("breed == nil").count, 4)
         XCTAssertThrowsError(try db.objects(Dog.self).filter(checking: "agee > 2")) { error in
-            XCTAssertEqual((error as? StrataError)?.code, .invalidArgument)
+            XCTAssertEqual((error as? StrataError)?.code, .invalidQuery)
             XCTAssertTrue((error as? StrataError)?.message.contains("Dog has no property 'agee' (at column 1)") ?? false, "\(error)")
         }
         XCTAssertEqual(try db.objects(Dog.self).filter(checking: "name IN %@", ["Fido", "Rex"]).count, 2)
@@ -397,5 +397,13 @@ final class PredicateFilterDatabaseTests: DatabaseTestCase {
         XCTAssertEqual(db.objects(Person.self).filter("name ==[c] 'ann' OR name == 'Bob'").count, 2)
         let bob = try XCTUnwrap(db.objects(Person.self).filter("name == 'Bob'").first)
         XCTAssertEqual(db.objects(Person.self).filter("_id == %@", bob._id).map(\.name), ["Bob"])
+    }
+}
+
+extension PredicateParser {
+    /// Parses against one class on its own (no links to follow).
+    static func parse(_ format: String, arguments: [Any], schema: ObjectSchema) throws -> QueryNode {
+        let schemas = try SchemaSet([PredDog.self, PredThing.self, PredPlace.self])
+        return try parse(format, arguments: arguments, schema: schemas.schema(named: schema.className) ?? schema, schemas: schemas)
     }
 }

@@ -11,7 +11,7 @@ final class ObjectQuery: @unchecked Sendable {
     let database: Database
     let schema: ObjectSchema
     let predicate: QueryNode?
-    let sortKeys: [(index: Int, ascending: Bool)]
+    let sortKeys: [QuerySortKey]
     /// The matches and where their fields are, with the database version they were evaluated
     /// at (-1: not yet), so handing out an element does not look its key up again. Used
     /// directly by a live query; behind `sharedCache`'s lock by a frozen one.
@@ -23,7 +23,7 @@ final class ObjectQuery: @unchecked Sendable {
         var rows: [ResultRow] = []
     }
 
-    init(database: Database, schema: ObjectSchema, predicate: QueryNode?, sortKeys: [(index: Int, ascending: Bool)]) {
+    init(database: Database, schema: ObjectSchema, predicate: QueryNode?, sortKeys: [QuerySortKey]) {
         self.database = database
         self.schema = schema
         self.predicate = predicate
@@ -81,51 +81,45 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     private func evaluate() -> [ResultRow] {
+        let evaluator = QueryEvaluator(database: database)
         var rows: [ResultRow] = []
+        var sortValues: [[FieldValue]] = []
+        func consider(_ key: ObjectKey, _ source: Database.FieldSource, _ fields: [FieldValue]) {
+            let object = QueryObject(key: key, fields: fields)
+            if let predicate, !evaluator.matches(predicate, object) { return }
+            rows.append(ResultRow(key: key, source: source))
+            if !sortKeys.isEmpty { sortValues.append(sortKeys.map { evaluator.sortValue($0.path, object) }) }
+        }
         if let predicate, let keys = indexedCandidates(predicate) {
             for key in keys {
-                guard let fields = database.loadFields(key, schema: schema),
-                      QueryEvaluator.matches(predicate, fields) else { continue }
-                rows.append(ResultRow(key: key, source: .fields(fields)))
+                guard let fields = database.loadFields(key, schema: schema) else { continue }
+                consider(key, .fields(fields), fields)
             }
         } else if predicate == nil && sortKeys.isEmpty {
             // Every object, in key order: nothing to decode.
             database.forEachEntry(of: schema) { key, source in rows.append(ResultRow(key: key, source: source)) }
         } else {
             // Decode only what the predicate and the sort read; a match keeps its record (the
-            // fields decoded here are incomplete), plus the fields to sort on.
+            // fields decoded here are incomplete).
             var wanted = [Bool](repeating: false, count: schema.properties.count)
             predicate?.forEachProperty { wanted[$0] = true }
-            for sortKey in sortKeys { wanted[sortKey.index] = true }
-            var sortFields: [[FieldValue]] = []
+            for sortKey in sortKeys { sortKey.path.forEachProperty { wanted[$0] = true } }
             database.forEachEntry(of: schema) { key, source in
-                let fields: [FieldValue]
                 switch source {
-                case .fields(let all): fields = all
-                case .record(let record): fields = database.decodeFields(of: record, schema: schema, only: wanted)
+                case .fields(let all): consider(key, source, all)
+                case .record(let record): consider(key, source, database.decodeFields(of: record, schema: schema, only: wanted))
                 }
-                if let predicate, !QueryEvaluator.matches(predicate, fields) { return }
-                rows.append(ResultRow(key: key, source: source))
-                if !sortKeys.isEmpty { sortFields.append(fields) }
             }
-            if !sortKeys.isEmpty { rows = sorted(rows, by: sortFields) }
-            return rows
         }
-        if !sortKeys.isEmpty {
-            rows = sorted(rows, by: rows.map { row in
-                guard case .fields(let fields) = row.source else { preconditionFailure("an index match is decoded") }
-                return fields
-            })
-        }
-        return rows
+        return sortKeys.isEmpty ? rows : sorted(rows, by: sortValues)
     }
 
-    /// `rows` in `sortKeys` order (stable), given each row's fields.
-    private func sorted(_ rows: [ResultRow], by fields: [[FieldValue]]) -> [ResultRow] {
+    /// `rows` in `sortKeys` order (stable), given each row's sort values.
+    private func sorted(_ rows: [ResultRow], by values: [[FieldValue]]) -> [ResultRow] {
         var order = Array(rows.indices)
         order.sort { lhs, rhs in
-            for sortKey in sortKeys {
-                let comparison = FieldOrder.compare(fields[lhs][sortKey.index], fields[rhs][sortKey.index]) ?? 0
+            for (position, sortKey) in sortKeys.enumerated() {
+                let comparison = FieldOrder.compare(values[lhs][position], values[rhs][position]) ?? 0
                 if comparison != 0 { return sortKey.ascending ? comparison < 0 : comparison > 0 }
             }
             return lhs < rhs
@@ -148,8 +142,12 @@ final class ObjectQuery: @unchecked Sendable {
     /// must satisfy (the predicate itself, or one side of a top-level `&&`).
     static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, FieldValue)? {
         switch node {
-        case .compare(.equal, .property(let path), .constant(let value)) where path.count == 1:
-            let property = schema.properties[path[0]]
+        case .compare(let comparison):
+            guard comparison.op == .equal, comparison.quantifier == .any, comparison.options.isEmpty,
+                  case .path(let path) = comparison.lhs, path.steps.count == 1,
+                  case .property(let index, _, false) = path.steps[0],
+                  case .constant(let value) = comparison.rhs else { return nil }
+            let property = schema.properties[index]
             // The index holds stored values; a constant of another kind (a Double against an
             // Int property) compares numerically, so it must scan.
             return property.isIndexed && value.isStoredKind(of: property.type) ? (property, value) : nil
@@ -158,6 +156,19 @@ final class ObjectQuery: @unchecked Sendable {
         default:
             return nil
         }
+    }
+}
+
+/// One key a query's matches are sorted by: a key path (through to-one links) and a direction.
+struct QuerySortKey {
+    var path: QueryPath
+    var ascending: Bool
+}
+
+extension QueryEvaluator {
+    /// The value `object` is sorted by: the first value `path` reaches (null when none).
+    func sortValue(_ path: QueryPath, _ object: QueryObject) -> FieldValue {
+        Self.flatten(walk(path, from: object, resolvingLast: false)).first ?? .null
     }
 }
 

@@ -6,8 +6,9 @@ import StrataStorage
 /// One token of a predicate format string.
 struct PredicateToken {
     enum Kind: Equatable {
-        /// A property name or a keyword (the parser matches keywords ignoring case). May contain
-        /// dots (`dog.name`) so the parser can say key paths are not supported.
+        /// A property name, a key path or a keyword (the parser matches keywords ignoring case):
+        /// `.`-separated parts, each a name, a `@` operator (`dogs.@count`, `@links.Person.dogs`)
+        /// or, first, a `$` variable (`$d.age`).
         case identifier(String)
         /// `#name`: always a property name, even when `name` is a keyword.
         case escapedIdentifier(String)
@@ -32,6 +33,14 @@ struct PredicateToken {
     /// The source text, for messages.
     let text: String
 
+    /// Whether the token is a property name or key path (not a keyword check: `SUBQUERY` is one).
+    var isName: Bool {
+        switch kind {
+        case .identifier, .escapedIdentifier: return true
+        default: return false
+        }
+    }
+
     /// How messages quote this token: `'text'`, or "the end of the predicate".
     var quoted: String {
         if kind == .end { return "the end of the predicate" }
@@ -41,11 +50,13 @@ struct PredicateToken {
 
 enum PredicateLexer {
     private static let twoCharacterSymbols: Set<String> = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"]
-    private static let oneCharacterSymbols: Set<Character> = ["=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "-", "+"]
+    private static let oneCharacterSymbols: Set<Character> = ["=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "-", "+", "."]
+    /// The format specifiers `%@` stands for; NSPredicate reads `%d %i %f %s` as typed values.
+    private static let valueSpecifiers: Set<Character> = ["@", "d", "i", "f", "s"]
 
     /// The tokens of `format`, ending with `.end`.
-    /// - Throws: ``StrataError`` `.invalidArgument` for an unterminated string, a malformed
-    ///   number, an unsupported `%` specifier or `$` variable, or a character that starts no token.
+    /// - Throws: ``StrataError`` `.invalidQuery` for an unterminated string, a malformed
+    ///   number, an unsupported `%` specifier, or a character that starts no token.
     static func tokenize(_ format: String) throws -> [PredicateToken] {
         let chars = Array(format)
         var tokens: [PredicateToken] = []
@@ -75,14 +86,15 @@ enum PredicateLexer {
                 token(.string(value), from: start)
             } else if c == "%" {
                 let next = i + 1 < chars.count ? chars[i + 1] : nil
-                guard next == "@" || next == "K" else {
+                guard let next, next == "K" || valueSpecifiers.contains(next) else {
                     let spec = next.map { "%" + String($0) } ?? "%"
-                    throw error("unsupported format specifier '\(escaped(spec))'; use %@ for a value or %K for a property name", at: start)
+                    throw error("unsupported format specifier '\(escaped(spec))'; use %@ (or %d %i %f %s) for a value or %K for a property name", at: start)
                 }
                 i += 2
-                token(next == "@" ? .argument : .keyArgument, from: start)
-            } else if c == "$" {
-                throw error("'$' variables are not supported; pass values with %@", at: start)
+                token(next == "K" ? .keyArgument : .argument, from: start)
+            } else if c == "$" || c == "@", i + 1 < chars.count, isIdentifierStart(chars[i + 1]) {
+                i = scanIdentifier(chars, from: i + 1)
+                token(.identifier(String(chars[start..<i])), from: start)
             } else if i + 1 < chars.count, twoCharacterSymbols.contains(String(chars[i...(i + 1)])) {
                 i += 2
                 token(.symbol(String(chars[start..<i])), from: start)
@@ -98,7 +110,7 @@ enum PredicateLexer {
     }
 
     static func error(_ message: String, at index: Int) -> StrataError {
-        StrataError(.invalidArgument, "\(message) (at column \(index + 1))")
+        StrataError(.invalidQuery, "\(message) (at column \(index + 1))")
     }
 
     /// `text` with control characters escaped, cut to 40 characters.
@@ -123,6 +135,8 @@ enum PredicateLexer {
                 i += 1
             } else if chars[i] == ".", i + 1 < chars.count, isIdentifierStart(chars[i + 1]) {
                 i += 2
+            } else if chars[i] == ".", i + 2 < chars.count, chars[i + 1] == "@", isIdentifierStart(chars[i + 2]) {
+                i += 3
             } else {
                 break
             }

@@ -1,96 +1,90 @@
 import Foundation
 import StrataStorage
 
-// Type-checks comparisons and builds their QueryNodes: the property goes on the left, constants
-// are converted to the property's stored type, `==[c]` becomes an escaped case-insensitive LIKE.
-
-extension ComparisonOperator {
-    /// The operator with its operands swapped: `3 < age` is `age > 3`.
-    var flipped: ComparisonOperator {
-        switch self {
-        case .equal, .notEqual: return self
-        case .less: return .greater
-        case .lessOrEqual: return .greaterOrEqual
-        case .greater: return .less
-        case .greaterOrEqual: return .lessOrEqual
-        }
-    }
-
-    var isOrdering: Bool { self != .equal && self != .notEqual }
-}
+// Type-checks comparisons and builds their QueryNodes: the key path goes on the left, constants
+// are converted to its stored type, `[c]`/`[d]` are kept as the comparison's string options.
 
 extension PredicateParser.State {
-    /// `lhs op rhs`, type-checked.
-    func compare(_ op: ComparisonOperator, _ lhs: Operand, _ rhs: Operand, caseInsensitive: Bool, at token: PredicateToken) throws -> QueryNode {
-        if case .constant = lhs.value, case .property = rhs.value {
-            return try compare(op.flipped, rhs, lhs, caseInsensitive: caseInsensitive, at: token)
+    /// `lhs op rhs`, type-checked, with constants converted to the other side's stored type.
+    func compare(_ op: QueryOperator, _ lhs: Operand, _ rhs: Operand, options: QueryStringOptions,
+                 quantifier: QueryQuantifier = .any, at token: PredicateToken) throws -> QueryNode {
+        if case .constant = lhs.value, case .expression = rhs.value, quantifier == .any, !op.isString {
+            return try compare(op.flipped, rhs, lhs, options: options, at: token)
         }
-        if caseInsensitive && op.isOrdering {
-            throw error("[c] applies only to ==, !=, IN and the string operators, not \(token.quoted)", at: token)
+        if !options.isEmpty && op.isOrdering {
+            throw error("[c] and [d] apply only to ==, !=, IN and the string operators, not \(token.quoted)", at: token)
         }
-        var right = rhs.node
-        if case .property(let property) = lhs.value {
-            try checkOperator(op, property, lhs, at: token)
-            switch rhs.value {
-            case .property(let other):
-                try checkOperator(op, other, rhs, at: token)
-                guard PredicateParser.comparable(property.type.type, other.type.type) else {
-                    throw error("cannot compare \(lhs.quoted) (\(property.type)) with \(rhs.quoted) (\(other.type))", at: rhs)
-                }
-                if caseInsensitive {
-                    throw error("[c] between two properties (\(lhs.quoted), \(rhs.quoted)) is not supported", at: token)
-                }
-            case .constant(let value, let numberText, let linkClass):
-                if op.isOrdering && value.isNull {
-                    throw error("\(token.quoted) cannot compare with nil (\(rhs.quoted)); use == or !=", at: rhs)
-                }
-                guard let converted = PredicateParser.convert(value, numberText: numberText, linkClass: linkClass, to: property.type.type) else {
-                    throw error("cannot compare \(property.type) property \(lhs.quoted) with \(rhs.quoted), \(PredicateParser.kindName(value, linkClass: linkClass))", at: rhs)
-                }
-                right = .constant(converted)
-            }
+        if op.isString { try checkStrings(lhs, rhs, at: token) }
+        let right = try converted(rhs, toMatch: lhs, op: op, at: token)
+        if let kind = lhs.kind, case .constant = right, !options.isEmpty, kind.type != .string, kind.type != .any {
+            throw error("[c] and [d] need strings, not \(kind.type) property \(lhs.quoted)", at: token)
         }
-        guard caseInsensitive, case .constant(let value) = right, !value.isNull else {
-            return .compare(op, lhs.node, right)
-        }
-        guard case .string(let text) = value, isStringLike(lhs) else {
-            throw error("[c] needs strings on both sides of \(token.quoted), not \(lhs.quoted) and \(rhs.quoted)", at: token)
-        }
-        let like = QueryNode.string(.like, lhs.node, .constant(.string(LikePattern.escape(text))), caseInsensitive: true)
-        return op == .equal ? like : .not(like)
+        return .compare(QueryComparison(op: op, lhs: lhs.queryValue, rhs: right, quantifier: quantifier, options: options))
     }
 
-    /// `lhs BEGINSWITH rhs` and the like; both sides must be strings.
-    func stringCompare(_ op: StringOperator, _ lhs: Operand, _ rhs: Operand, caseInsensitive: Bool, at token: PredicateToken) throws -> QueryNode {
-        for operand in [lhs, rhs] where !isStringLike(operand) {
-            let what: String
-            switch operand.value {
-            case .property(let property): what = "\(property.type) property \(operand.quoted)"
-            case .constant(let value, _, let linkClass): what = "\(operand.quoted), \(PredicateParser.kindName(value, linkClass: linkClass))"
+    /// `lhs IN {…}` or `lhs BETWEEN {a, b}`: each value converted as `compare` does.
+    func compare(_ op: QueryOperator, _ lhs: Operand, list: [Operand], options: QueryStringOptions,
+                 quantifier: QueryQuantifier, at token: PredicateToken) throws -> QueryNode {
+        let values = try list.map { operand -> FieldValue in
+            guard case .constant(let value) = try converted(operand, toMatch: lhs, op: op == .between ? .lessOrEqual : .equal, at: token) else {
+                throw error("\(token.text.uppercased()) takes values, not the property \(operand.quoted)", at: operand)
             }
-            throw error("\(token.text.uppercased()) needs strings, not \(what)", at: operand)
+            return value
         }
-        return .string(op, lhs.node, rhs.node, caseInsensitive: caseInsensitive)
+        if op == .between, case .constant = lhs.value {
+            throw error("BETWEEN needs a property on its left, not \(lhs.quoted)", at: lhs)
+        }
+        return .compare(QueryComparison(op: op, lhs: lhs.queryValue, rhs: .list(values), quantifier: quantifier, options: options))
+    }
+
+    /// The right side of `lhs op rhs`: a constant converted to the left side's type, or a key
+    /// path whose type the left side's compares with.
+    private func converted(_ rhs: Operand, toMatch lhs: Operand, op: QueryOperator, at token: PredicateToken) throws -> QueryValue {
+        guard let kind = lhs.kind else { return rhs.queryValue }
+        if op.isOrdering || op == .between { try checkOrdering(kind, lhs, at: token) }
+        switch rhs.value {
+        case .expression(let value, let other):
+            if op.isOrdering { try checkOrdering(other, rhs, at: token) }
+            guard PredicateParser.comparable(kind.type, other.type) else {
+                throw error("cannot compare \(lhs.quoted) (\(kind.type)) with \(rhs.quoted) (\(other.type))", at: rhs)
+            }
+            return value
+        case .constant(let value, let numberText, let linkClass):
+            if (op.isOrdering || op == .between) && value.isNull {
+                throw error("\(token.quoted) cannot compare with nil (\(rhs.quoted)); use == or !=", at: rhs)
+            }
+            if op.isString { return .constant(value) }
+            guard let field = PredicateParser.convert(value, numberText: numberText, linkClass: linkClass, to: kind.type) else {
+                throw error("cannot compare \(kind.type) property \(lhs.quoted) with \(rhs.quoted), \(PredicateParser.kindName(value, linkClass: linkClass))", at: rhs)
+            }
+            return .constant(field)
+        }
+    }
+
+    /// Both sides of a string operator are strings.
+    private func checkStrings(_ lhs: Operand, _ rhs: Operand, at token: PredicateToken) throws {
+        for operand in [lhs, rhs] {
+            switch operand.value {
+            case .expression(_, let kind) where kind.type != .string && kind.type != .any:
+                throw error("\(token.text.uppercased()) needs strings, not \(kind.type) property \(operand.quoted)", at: operand)
+            case .constant(let value, _, let linkClass):
+                if case .string = value { continue }
+                throw error("\(token.text.uppercased()) needs strings, not \(operand.quoted), \(PredicateParser.kindName(value, linkClass: linkClass))", at: operand)
+            default: continue
+            }
+        }
+    }
+
+    private func checkOrdering(_ kind: OperandKind, _ operand: Operand, at token: PredicateToken) throws {
+        switch kind.type {
+        case .bool, .object, .linkingObjects, .list, .set, .map:
+            throw error("\(token.quoted) does not apply to \(kind.type) property \(operand.quoted); use == or !=", at: token)
+        default: return
+        }
     }
 
     func error(_ message: String, at operand: Operand) -> StrataError {
-        StrataError(.invalidArgument, "\(message) (at column \(operand.column))")
-    }
-
-    private func isStringLike(_ operand: Operand) -> Bool {
-        switch operand.value {
-        case .property(let property): return property.type.type == .string || property.type.type == .any
-        case .constant(let value, _, _): if case .string = value { return true } else { return false }
-        }
-    }
-
-    private func checkOperator(_ op: ComparisonOperator, _ property: PropertySchema, _ operand: Operand, at token: PredicateToken) throws {
-        guard op.isOrdering else { return }
-        switch property.type.type {
-        case .bool, .object:
-            throw error("\(token.quoted) does not apply to \(property.type) property \(operand.quoted); use == or !=", at: token)
-        default: return
-        }
+        StrataError(.invalidQuery, "\(message) (at column \(operand.column))")
     }
 }
 

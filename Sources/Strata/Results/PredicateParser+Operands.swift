@@ -8,7 +8,8 @@ extension PredicateParser {
     /// One side of a comparison.
     struct Operand {
         enum Value {
-            case property(PropertySchema)
+            /// A key path, an aggregate or a subquery count, and what its values are.
+            case expression(QueryValue, OperandKind)
             /// `numberText` is a base-10 number literal as written (for Decimal128 properties);
             /// `linkClass` the class of a managed object argument.
             case constant(FieldValue, numberText: String? = nil, linkClass: String? = nil)
@@ -21,26 +22,36 @@ extension PredicateParser {
         let quoted: String
         let column: Int
 
-        var node: QueryNode {
+        var queryValue: QueryValue {
             switch value {
-            case .property(let property): return .property([property.index])
+            case .expression(let expression, _): return expression
             case .constant(let field, _, _): return .constant(field)
             }
         }
 
-        var isBoolProperty: Bool {
-            if case .property(let property) = value { return property.type.type == .bool }
-            return false
+        var kind: OperandKind? {
+            if case .expression(_, let kind) = value { return kind }
+            return nil
         }
+
+        var isBoolProperty: Bool { kind?.type == .bool }
+    }
+
+    /// What the values of a key path or an aggregate are: their type (a collection's element
+    /// type), and whether there may be more than one.
+    struct OperandKind {
+        var type: PropertyType
+        var isMultiple: Bool
+        var description: String { isMultiple ? "many \(type)" : "\(type)" }
     }
 
     /// Reserved words that are not operands; using one where a value belongs is an error.
     static let reservedWords: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE",
-        "TRUEPREDICATE", "FALSEPREDICATE",
+        "TRUEPREDICATE", "FALSEPREDICATE", "SUBQUERY",
     ]
     /// NSPredicate words Strata does not support; an error unless a property has the name.
-    static let unsupportedWords: Set<String> = ["ANY", "ALL", "SOME", "NONE", "SUBQUERY", "MATCHES", "SELF", "FIRST", "LAST", "SIZE"]
+    static let unsupportedWords: Set<String> = ["MATCHES", "SELF", "FIRST", "LAST", "SIZE"]
 
     /// Whatever `%@` stands for when the value is absent: `nil`, `Optional.none`, `NSNull`.
     static func unwrap(_ value: Any) -> Any? {
@@ -79,6 +90,7 @@ extension Optional: PredicateOptional {
 
 extension PredicateParser.State {
     typealias Operand = PredicateParser.Operand
+    typealias OperandKind = PredicateParser.OperandKind
 
     mutating func parseOperand() throws -> Operand {
         let token = advance()
@@ -88,18 +100,20 @@ extension PredicateParser.State {
             case "TRUE", "YES": return Operand(value: .constant(.bool(true)), text: name, quoted: token.quoted, column: token.column)
             case "FALSE", "NO": return Operand(value: .constant(.bool(false)), text: name, quoted: token.quoted, column: token.column)
             case "NIL", "NULL": return Operand(value: .constant(.null), text: name, quoted: token.quoted, column: token.column)
+            case "SUBQUERY" where isSymbol("("):
+                return try parseSubquery(at: token)
             case let word where PredicateParser.reservedWords.contains(word):
                 throw error("expected a property or a value but found \(token.quoted)", at: token)
-            default: return try property(named: name, at: token)
+            default: return try parseMapKey(keyPath(name, at: token))
             }
         case .escapedIdentifier(let name):
-            return try property(named: name, at: token)
+            return try parseMapKey(keyPath(name, at: token))
         case .keyArgument:
             let (value, index) = try takeArgument(for: token)
             guard let name = PredicateParser.unwrap(value) as? String else {
                 throw error("argument \(index + 1) for %K must be a String property name, not \(PredicateParser.typeName(value))", at: token)
             }
-            return try property(named: name, at: token, via: "argument \(index + 1) for %K")
+            return try keyPath(name, at: token, via: "argument \(index + 1) for %K")
         case .argument:
             let (value, index) = try takeArgument(for: token)
             return try argumentOperand(value, text: "argument \(index + 1)", at: token)
@@ -117,27 +131,6 @@ extension PredicateParser.State {
             throw error("a {…} list is allowed only after IN or BETWEEN", at: token)
         default:
             throw error("expected a property or a value but found \(token.quoted)", at: token)
-        }
-    }
-
-    /// The property `name` of the schema.
-    func property(named name: String, at token: PredicateToken, via source: String? = nil) throws -> Operand {
-        let shown = "'" + PredicateLexer.abbreviate(name) + "'"
-        let origin = source.map { " (\($0))" } ?? ""
-        guard let property = schema[name] else {
-            if name.contains(".") {
-                throw error("key paths across links, such as \(shown), are not supported yet\(origin)", at: token)
-            }
-            if source == nil, PredicateParser.unsupportedWords.contains(name.uppercased()) {
-                throw error("\(shown) is not supported in Strata predicates", at: token)
-            }
-            throw error("\(schema.className) has no property \(shown)\(origin)", at: token)
-        }
-        switch property.type.type {
-        case .list, .set, .map, .linkingObjects:
-            throw error("\(property.type) property \(shown) cannot be used in a predicate yet\(origin)", at: token)
-        default:
-            return Operand(value: .property(property), text: name, quoted: shown, column: token.column)
         }
     }
 

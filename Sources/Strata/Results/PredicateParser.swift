@@ -1,6 +1,6 @@
 import StrataStorage
 
-/// Parses the NSPredicate-format subset Realm's `filter(_:_:)` takes into a ``QueryNode``.
+/// Parses the NSPredicate-format predicates Realm's `filter(_:_:)` takes into a ``QueryNode``.
 ///
 /// Grammar (keywords ignore case; `#name` names a property that is spelled like a keyword):
 ///
@@ -9,37 +9,43 @@ import StrataStorage
 ///     and        := unary (("AND" | "&&") unary)*
 ///     unary      := ("NOT" | "!")* primary
 ///     primary    := "(" or ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | comparison
-///     comparison := operand op options? operand
-///                 | operand ("BEGINSWITH" | "ENDSWITH" | "CONTAINS" | "LIKE") options? operand
-///                 | operand "IN" options? list
-///                 | operand "BETWEEN" list          (exactly two values)
+///     comparison := quantifier? operand op options? operand
+///                 | quantifier? operand ("BEGINSWITH" | "ENDSWITH" | "CONTAINS" | "LIKE") options? operand
+///                 | quantifier? operand "IN" options? (list | keypath)
+///                 | quantifier? operand "BETWEEN" list          (exactly two values)
+///     quantifier := "ANY" | "SOME" | "ALL" | "NONE"
 ///     op         := "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
 ///     options    := "[" ("c" | "d" | "cd") "]"
 ///     list       := "{" (operand ("," operand)*)? "}" | "%@"   (a Swift collection)
-///     operand    := property | "%K" | "%@" | number | string | TRUE | FALSE | YES | NO | NIL | NULL
+///     operand    := keypath | keypath "['" key "']" | "%K" | "%@" | "%d" | "%i" | "%f" | "%s"
+///                 | number | string | TRUE | FALSE | YES | NO | NIL | NULL
+///                 | "SUBQUERY(" keypath "," $var "," or ")" ".@count"
+///     keypath    := ($var ".")? part ("." part)*
+///     part       := property | "@count" | "@size" | "@min" | "@max" | "@sum" | "@avg"
+///                 | "@links" "." class "." property | "@allKeys" | "@allValues" | "@type"
 ///
-/// `[c]` makes a string comparison case-insensitive (by `lowercased()`, as the evaluator does);
-/// `[d]` (diacritic-insensitive) is accepted and ignored. `==[c]` and `!=[c]` become
-/// case-insensitive `LIKE` with the value's wildcards escaped. `LIKE` takes `?` (one character)
-/// and `*` (any run); a backslash makes the next pattern character literal. `IN` becomes an OR
-/// of equalities, `BETWEEN {a, b}` `>= a AND <= b`. A constant is converted to its property's
-/// type where Realm would (a number literal for a Float or Decimal128 property, a string for
-/// Data, UUID or ObjectId), and a comparison with the property on the right is flipped.
+/// A key path through a list, set, map or backlinks is many-valued: a comparison holds when ANY
+/// of its values satisfies it (ALL: every one, NONE: none). `[c]` ignores case, `[d]`
+/// diacritics. `LIKE` takes `?` (one character) and `*` (any run); a backslash makes the next
+/// pattern character literal. `x IN {…}` holds when x equals one of the values, `%@ IN dogs`
+/// when the collection holds the object. A constant is converted to the other side's type where
+/// Realm would (a number literal for a Float or Decimal128 property, a string for Data, UUID or
+/// ObjectId), and a comparison with the key path on the right is flipped.
 ///
-/// Not supported (each is a clear error): key paths across links, collection properties,
-/// aggregates (`@count`…), `ANY`/`ALL`/`NONE`/`SUBQUERY`, `MATCHES`, `$` variables, date
-/// literals. Nesting of parentheses and `NOT` is limited to ``maxDepth``, and AND/OR chains build
-/// balanced trees, so no input can exhaust the stack; every failure is a thrown error.
+/// Not supported (each is a clear error): `MATCHES`, `SELF`, date literals. Nesting of
+/// parentheses, `NOT` and `SUBQUERY` is limited to ``maxDepth``, and AND/OR chains build
+/// balanced trees, so no input can exhaust the stack; every failure is a thrown
+/// `StrataError(.invalidQuery)` naming the position.
 enum PredicateParser {
     /// The deepest nesting of parentheses and NOTs accepted.
     static let maxDepth = 100
 
     /// The query `format` describes for objects of `schema`, with `%@` and `%K` taking
     /// `arguments` in order.
-    /// - Throws: ``StrataError`` `.invalidArgument` whose message names the offending token and
+    /// - Throws: ``StrataError`` `.invalidQuery` whose message names the offending token and
     ///   its column.
-    static func parse(_ format: String, arguments: [Any], schema: ObjectSchema) throws -> QueryNode {
-        var state = State(tokens: try PredicateLexer.tokenize(format), arguments: arguments, schema: schema)
+    static func parse(_ format: String, arguments: [Any], schema: ObjectSchema, schemas: SchemaSet) throws -> QueryNode {
+        var state = State(tokens: try PredicateLexer.tokenize(format), arguments: arguments, schema: schema, schemas: schemas)
         return try state.parsePredicate()
     }
 
@@ -47,15 +53,20 @@ enum PredicateParser {
     struct State {
         let tokens: [PredicateToken]
         let arguments: [Any]
+        /// The class key paths start from: the queried one, or a SUBQUERY's element class.
         let schema: ObjectSchema
+        let schemas: SchemaSet
+        /// Inside a SUBQUERY: its `$variable` and the class of the elements it names.
+        var variable: (name: String, schema: ObjectSchema)?
         var position = 0
         var nextArgument = 0
         var depth = 0
 
-        init(tokens: [PredicateToken], arguments: [Any], schema: ObjectSchema) {
+        init(tokens: [PredicateToken], arguments: [Any], schema: ObjectSchema, schemas: SchemaSet) {
             self.tokens = tokens
             self.arguments = arguments
             self.schema = schema
+            self.schemas = schemas
         }
 
         var current: PredicateToken { tokens[min(position, tokens.count - 1)] }
@@ -78,7 +89,7 @@ enum PredicateParser {
         }
 
         func error(_ message: String, at token: PredicateToken) -> StrataError {
-            StrataError(.invalidArgument, "\(message) (at column \(token.column))")
+            StrataError(.invalidQuery, "\(message) (at column \(token.column))")
         }
 
         mutating func expect(_ symbol: String, _ what: String) throws {
@@ -96,7 +107,7 @@ enum PredicateParser {
             }
             guard nextArgument == arguments.count else {
                 let given = arguments.count == 1 ? "1 argument was" : "\(arguments.count) arguments were"
-                throw StrataError(.invalidArgument, "\(given) given but the predicate uses \(nextArgument) (%@ or %K)")
+                throw StrataError(.invalidQuery, "\(given) given but the predicate uses \(nextArgument) (%@ or %K)")
             }
             return node
         }
@@ -149,60 +160,81 @@ enum PredicateParser {
                 return node
             }
             switch keyword {
-            case "TRUEPREDICATE": _ = advance(); return .constant(.bool(true))
-            case "FALSEPREDICATE": _ = advance(); return .constant(.bool(false))
+            case "TRUEPREDICATE": _ = advance(); return .constant(true)
+            case "FALSEPREDICATE": _ = advance(); return .constant(false)
             default: return try parseComparison()
             }
         }
 
         // MARK: Comparisons
 
-        static let comparisonSymbols: [String: ComparisonOperator] = [
+        static let comparisonSymbols: [String: QueryOperator] = [
             "==": .equal, "=": .equal, "!=": .notEqual, "<>": .notEqual, "<": .less, "<=": .lessOrEqual,
             "=<": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual, "=>": .greaterOrEqual,
         ]
-        static let stringKeywords: [String: StringOperator] = [
+        static let stringKeywords: [String: QueryOperator] = [
             "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
         ]
+        static let quantifiers: [String: QueryQuantifier] = ["ANY": .any, "SOME": .any, "ALL": .all, "NONE": .none]
 
         mutating func parseComparison() throws -> QueryNode {
-            let lhs = try parseOperand()
+            var quantifier: QueryQuantifier?
+            // A quantifier is a word before a key path; `any == nil` compares a property named so.
+            if let word = keyword, let found = State.quantifiers[word], position + 1 < tokens.count,
+               [.keyArgument].contains(tokens[position + 1].kind) || tokens[position + 1].isName {
+                let quantifierToken = advance()
+                quantifier = found
+                let operand = try parseOperand()
+                guard operand.kind?.isMultiple == true else {
+                    throw error("\(quantifierToken.text.uppercased()) needs a list, set, map or backlinks key path, not \(operand.quoted)", at: quantifierToken)
+                }
+                return try parseOperator(after: operand, quantifier: found)
+            }
+            return try parseOperator(after: try parseOperand(), quantifier: quantifier ?? .any)
+        }
+
+        mutating func parseOperator(after lhs: Operand, quantifier: QueryQuantifier) throws -> QueryNode {
             let opToken = current
             if case .symbol(let symbol) = opToken.kind, let op = State.comparisonSymbols[symbol] {
                 _ = advance()
-                let caseInsensitive = try parseOptions()
+                let options = try parseOptions()
                 let rhs = try parseOperand()
-                return try compare(op, lhs, rhs, caseInsensitive: caseInsensitive, at: opToken)
+                return try compare(op, lhs, rhs, options: options, quantifier: quantifier, at: opToken)
             }
             switch keyword {
             case let word? where State.stringKeywords[word] != nil:
                 _ = advance()
-                let caseInsensitive = try parseOptions()
+                let options = try parseOptions()
                 let rhs = try parseOperand()
-                return try stringCompare(State.stringKeywords[word]!, lhs, rhs, caseInsensitive: caseInsensitive, at: opToken)
+                return try compare(State.stringKeywords[word]!, lhs, rhs, options: options, quantifier: quantifier, at: opToken)
             case "IN":
                 _ = advance()
-                let caseInsensitive = try parseOptions()
-                let values = try parseList(after: opToken)
-                let equalities = try values.map { try compare(.equal, lhs, $0, caseInsensitive: caseInsensitive, at: opToken) }
-                return equalities.isEmpty ? .constant(.bool(false)) : PredicateParser.balanced(equalities[...], QueryNode.or)
+                let options = try parseOptions()
+                if current.kind == .argument || isSymbol("{") {
+                    let values = try parseList(after: opToken)
+                    return try compare(.equal, lhs, list: values, options: options, quantifier: quantifier, at: opToken)
+                }
+                let collection = try parseOperand()
+                guard collection.kind?.isMultiple == true else {
+                    throw error("IN needs {…}, %@ or a list, set, map or backlinks key path, not \(collection.quoted)", at: collection)
+                }
+                return try compare(.equal, lhs, collection, options: options, quantifier: quantifier, at: opToken)
             case "BETWEEN":
                 _ = advance()
                 let values = try parseList(after: opToken)
                 guard values.count == 2 else {
                     throw error("BETWEEN takes exactly two values, {lower, upper}, not \(values.count)", at: opToken)
                 }
-                return .and(try compare(.greaterOrEqual, lhs, values[0], caseInsensitive: false, at: opToken),
-                            try compare(.lessOrEqual, lhs, values[1], caseInsensitive: false, at: opToken))
+                return try compare(.between, lhs, list: values, options: [], quantifier: quantifier, at: opToken)
             default:
                 let hint = lhs.isBoolProperty ? "; write '\(lhs.text) == true'" : ""
                 throw error("expected a comparison operator after \(lhs.quoted) but found \(current.quoted)\(hint)", at: current)
             }
         }
 
-        /// `[c]`, `[d]`, `[cd]` after an operator: whether it is case-insensitive.
-        mutating func parseOptions() throws -> Bool {
-            guard isSymbol("[") else { return false }
+        /// `[c]`, `[d]`, `[cd]` after an operator.
+        mutating func parseOptions() throws -> QueryStringOptions {
+            guard isSymbol("[") else { return [] }
             let open = advance()
             guard case .identifier(let letters) = current.kind,
                   !letters.isEmpty, letters.lowercased().allSatisfy({ $0 == "c" || $0 == "d" }) else {
@@ -210,7 +242,10 @@ enum PredicateParser {
             }
             _ = advance()
             try expect("]", "']' to close the option opened at column \(open.column)")
-            return letters.lowercased().contains("c")
+            var options: QueryStringOptions = []
+            if letters.lowercased().contains("c") { options.insert(.caseInsensitive) }
+            if letters.lowercased().contains("d") { options.insert(.diacriticInsensitive) }
+            return options
         }
 
         /// `{a, b, …}` or `%@` bound to a Swift collection, for IN and BETWEEN.
@@ -238,7 +273,7 @@ enum PredicateParser {
 
     /// `nodes` joined by `combine` as a balanced tree, so long chains stay shallow.
     static func balanced(_ nodes: ArraySlice<QueryNode>, _ combine: (QueryNode, QueryNode) -> QueryNode) -> QueryNode {
-        if nodes.count <= 1 { return nodes.first ?? .constant(.bool(false)) }
+        if nodes.count <= 1 { return nodes.first ?? .constant(false) }
         let middle = nodes.startIndex + nodes.count / 2
         return combine(balanced(nodes[..<middle], combine), balanced(nodes[middle...], combine))
     }

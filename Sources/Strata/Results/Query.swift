@@ -3,112 +3,204 @@ import Foundation
 /// A predicate or a value in a type-safe query: what `$0` and its properties are in
 /// `results.where { $0.age > 2 && $0.name.starts(with: "R") }`.
 ///
-/// Build queries with property access, the comparison operators, `&&`, `||`, `!`, and the
-/// string methods; they are evaluated by the database, not run as Swift code.
+/// Build queries with property access (through links, embedded objects, collections, maps and
+/// backlinks: `$0.dog.age`, `$0.dogs.age`, `$0.scores["math"]`, `$0.owners.count`), the
+/// comparison operators, `&&`, `||`, `!`, and the methods below; they are evaluated by the
+/// database, not run as Swift code. A comparison through a list, set, map or backlinks holds
+/// when ANY value satisfies it, as in Realm.
 ///
 /// A value type built and used inside the closure it is passed to; not `Sendable` (it refers to
 /// the database whose schema resolves key paths).
 @dynamicMemberLookup
 public struct Query<T> {
-    let node: QueryNode
-    /// The database whose schema resolves key paths.
-    let database: Database
+    /// A value expression, or a predicate (a `Query<Bool>` built by a comparison).
+    enum Expression {
+        case value(QueryValue)
+        case predicate(QueryNode)
+    }
 
-    init(_ node: QueryNode, database: Database) {
-        self.node = node
-        self.database = database
+    let _expression: Expression
+    /// The database whose schema resolves key paths.
+    let _database: Database
+
+    init(_ expression: Expression, database: Database) {
+        self._expression = expression
+        self._database = database
+    }
+
+    init(value: QueryValue, database: Database) { self.init(.value(value), database: database) }
+
+    /// The key path this query stands for, or nil (a constant, an aggregate, a predicate).
+    var _path: QueryPath? {
+        if case .value(.path(let path)) = _expression { return path }
+        return nil
+    }
+
+    var _value: QueryValue {
+        switch _expression {
+        case .value(let value): return value
+        case .predicate(let node): return .predicate(node)
+        }
+    }
+
+    /// `self` followed by the properties `keyPath` reads on an object of class `Root`.
+    func _appending<Root: ObjectBase, V>(_ keyPath: KeyPath<Root, V>) -> Query<V> {
+        guard let base = _path else {
+            preconditionFailure("\(keyPath): only a key path can be followed by a property")
+        }
+        guard let schema = _database.schemas.schema(for: Root.self),
+              let indices = KeyPathTracer.trace(keyPath, in: _database) else {
+            preconditionFailure("\(keyPath) does not name a @Persisted property")
+        }
+        var steps = base.steps
+        var current = schema
+        for index in indices {
+            let step = QueryStep.make(for: current.properties[index], in: _database.schemas)
+            steps.append(step)
+            guard let next = step.targetSchema else { break }
+            current = next
+        }
+        return Query<V>(value: .path(QueryPath(steps)), database: _database)
     }
 
     /// The query for a property of the object this query stands for.
     public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> where T: ObjectBase {
-        guard case .property(let prefix) = node, prefix.isEmpty else {
-            preconditionFailure("queries across links are not supported: \(keyPath) is not a property of the queried class")
-        }
-        guard let path = KeyPathTracer.trace(keyPath, in: database) else {
-            preconditionFailure("\(keyPath) does not name a @Persisted property")
-        }
-        return Query<V>(.property(path), database: database)
+        _appending(keyPath)
+    }
+
+    /// The query for a property of the object an optional link leads to (`$0.dog.age`); nil
+    /// links give null.
+    public subscript<O: ObjectBase, V>(dynamicMember keyPath: KeyPath<O, V>) -> Query<V> where T == O? {
+        _appending(keyPath)
     }
 }
 
-/// The expression tree of a query.
-indirect enum QueryNode: Sendable {
-    /// A property, as a path of property indices (one element: paths across links are not
-    /// supported).
-    case property([Int])
-    case constant(FieldValue)
-    case compare(ComparisonOperator, QueryNode, QueryNode)
-    case string(StringOperator, QueryNode, QueryNode, caseInsensitive: Bool)
-    case and(QueryNode, QueryNode)
-    case or(QueryNode, QueryNode)
-    case not(QueryNode)
-}
+extension QueryStep {
+    /// The step that reads `property`: a link or an embedded object leads to its class, a
+    /// collection or map to its elements' class (if they are objects), `LinkingObjects` to the
+    /// objects that link here.
+    static func make(for property: PropertySchema, in schemas: SchemaSet) -> QueryStep {
+        if case .linkingObjects = property.type.type, let origin = property.linkingOrigin {
+            return .backlinks(origin: origin.schema, propertyID: origin.property.propertyID)
+        }
+        var target: ObjectSchema?
+        var isMultiple = false
+        switch property.type.type {
+        case .object(let className): target = schemas.schema(named: className)
+        case .list(let element), .set(let element), .map(let element):
+            isMultiple = true
+            if case .object(let className) = element.type { target = schemas.schema(named: className) }
+        default: break
+        }
+        return .property(index: property.index, target: target, isMultiple: isMultiple)
+    }
 
-extension QueryNode {
-    /// Calls `body` with the index of every property the predicate reads (the first step of
-    /// each path: the property of the queried class).
-    func forEachProperty(_ body: (Int) -> Void) {
+    /// The class of the objects this step reaches, if they are objects.
+    var targetSchema: ObjectSchema? {
         switch self {
-        case .property(let path): if let first = path.first { body(first) }
-        case .constant: break
-        case .compare(_, let lhs, let rhs), .string(_, let lhs, let rhs, _), .and(let lhs, let rhs), .or(let lhs, let rhs):
-            lhs.forEachProperty(body)
-            rhs.forEachProperty(body)
-        case .not(let operand): operand.forEachProperty(body)
+        case .property(_, let target, _): return target
+        case .backlinks(let origin, _): return origin
+        case .mapValue, .mapKeys, .valueType: return nil
         }
     }
 }
 
-enum ComparisonOperator: Sendable { case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual }
-enum StringOperator: Sendable { case beginsWith, endsWith, contains, like }
+extension Query {
+    /// The constant a Swift value compares as: its stored value, or the link to a managed
+    /// object (an unmanaged or embedded object matches no link).
+    static func _constant<V: _Persistable>(_ value: V) -> FieldValue {
+        if let object = value as? ObjectBase {
+            guard !(object is EmbeddedObject), let state = object._strataState else { return .link(.invalid) }
+            return .link(state.key)
+        }
+        return (try? value._strataWrite(nil)) ?? .null
+    }
+
+    func _comparison(_ op: QueryOperator, _ rhs: QueryValue, options: QueryStringOptions = []) -> Query<Bool> {
+        Query<Bool>(.predicate(.compare(QueryComparison(op: op, lhs: _value, rhs: rhs, options: options))), database: _database)
+    }
+}
 
 extension Query where T: _Persistable {
-    private func compare(_ op: ComparisonOperator, _ value: T) -> Query<Bool> {
-        let field = (try? value._strataWrite(nil)) ?? .null
-        return Query<Bool>(.compare(op, node, .constant(field)), database: database)
-    }
-
     /// Equal to a value.
-    public static func == (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(.equal, rhs) }
+    public static func == (lhs: Query, rhs: T) -> Query<Bool> { lhs._comparison(.equal, .constant(_constant(rhs))) }
     /// Not equal to a value.
-    public static func != (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(.notEqual, rhs) }
+    public static func != (lhs: Query, rhs: T) -> Query<Bool> { lhs._comparison(.notEqual, .constant(_constant(rhs))) }
+    /// Equal to another property.
+    public static func == (lhs: Query, rhs: Query) -> Query<Bool> { lhs._comparison(.equal, rhs._value) }
+    /// Not equal to another property.
+    public static func != (lhs: Query, rhs: Query) -> Query<Bool> { lhs._comparison(.notEqual, rhs._value) }
+
+    /// Equal to one of `values`.
+    public func `in`<S: Sequence>(_ values: S) -> Query<Bool> where S.Element == T {
+        var constants: [FieldValue] = []
+        for value in values { constants.append(Query._constant(value)) }
+        return _comparison(.equal, .list(constants))
+    }
 }
 
 extension Query where T: _Persistable & Comparable {
     /// Less than a value.
-    public static func < (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(.less, rhs) }
+    public static func < (lhs: Query, rhs: T) -> Query<Bool> { lhs._comparison(.less, .constant(_constant(rhs))) }
     /// At most a value.
-    public static func <= (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs) }
+    public static func <= (lhs: Query, rhs: T) -> Query<Bool> { lhs._comparison(.lessOrEqual, .constant(_constant(rhs))) }
     /// Greater than a value.
-    public static func > (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(.greater, rhs) }
+    public static func > (lhs: Query, rhs: T) -> Query<Bool> { lhs._comparison(.greater, .constant(_constant(rhs))) }
     /// At least a value.
-    public static func >= (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
+    public static func >= (lhs: Query, rhs: T) -> Query<Bool> { lhs._comparison(.greaterOrEqual, .constant(_constant(rhs))) }
+    /// Less than another property.
+    public static func < (lhs: Query, rhs: Query) -> Query<Bool> { lhs._comparison(.less, rhs._value) }
+    /// At most another property.
+    public static func <= (lhs: Query, rhs: Query) -> Query<Bool> { lhs._comparison(.lessOrEqual, rhs._value) }
+    /// Greater than another property.
+    public static func > (lhs: Query, rhs: Query) -> Query<Bool> { lhs._comparison(.greater, rhs._value) }
+    /// At least another property.
+    public static func >= (lhs: Query, rhs: Query) -> Query<Bool> { lhs._comparison(.greaterOrEqual, rhs._value) }
+
+    /// Within a closed range (`$0.age.contains(1...5)`).
+    public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
+        _comparison(.between, .list([Query._constant(range.lowerBound), Query._constant(range.upperBound)]))
+    }
+
+    /// Within a half-open range (`$0.age.contains(1..<5)`).
+    public func contains(_ range: Range<T>) -> Query<Bool> {
+        _comparison(.greaterOrEqual, .constant(Query._constant(range.lowerBound)))
+            && _comparison(.less, .constant(Query._constant(range.upperBound)))
+    }
 }
 
-extension Query where T == String {
-    private func string(_ op: StringOperator, _ value: String, _ caseInsensitive: Bool) -> Query<Bool> {
-        Query<Bool>(.string(op, node, .constant(.string(value)), caseInsensitive: caseInsensitive), database: database)
+extension Query {
+    /// Less than a value, for an optional property (nil is not less than anything).
+    public static func < <W: _Persistable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs._comparison(.less, .constant(_constant(rhs)))
     }
-
-    /// The string starts with `prefix`.
-    public func starts(with prefix: String, caseInsensitive: Bool = false) -> Query<Bool> {
-        string(.beginsWith, prefix, caseInsensitive)
+    /// At most a value, for an optional property.
+    public static func <= <W: _Persistable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs._comparison(.lessOrEqual, .constant(_constant(rhs)))
     }
-    /// The string ends with `suffix`.
-    public func ends(with suffix: String, caseInsensitive: Bool = false) -> Query<Bool> {
-        string(.endsWith, suffix, caseInsensitive)
+    /// Greater than a value, for an optional property (nil is not greater than anything).
+    public static func > <W: _Persistable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs._comparison(.greater, .constant(_constant(rhs)))
     }
-    /// The string contains `other`.
-    public func contains(_ other: String, caseInsensitive: Bool = false) -> Query<Bool> {
-        string(.contains, other, caseInsensitive)
+    /// At least a value, for an optional property.
+    public static func >= <W: _Persistable & Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T == W? {
+        lhs._comparison(.greaterOrEqual, .constant(_constant(rhs)))
     }
 }
 
 extension Query where T == Bool {
+    /// The predicate this query stands for (a Bool property stands for `property == true`).
+    var _node: QueryNode {
+        switch _expression {
+        case .predicate(let node): return node
+        case .value(let value): return .compare(QueryComparison(op: .equal, lhs: value, rhs: .constant(.bool(true))))
+        }
+    }
+
     /// Both predicates hold.
-    public static func && (lhs: Query, rhs: Query) -> Query { Query(.and(lhs.node, rhs.node), database: lhs.database) }
+    public static func && (lhs: Query, rhs: Query) -> Query { Query(.predicate(.and(lhs._node, rhs._node)), database: lhs._database) }
     /// Either predicate holds.
-    public static func || (lhs: Query, rhs: Query) -> Query { Query(.or(lhs.node, rhs.node), database: lhs.database) }
+    public static func || (lhs: Query, rhs: Query) -> Query { Query(.predicate(.or(lhs._node, rhs._node)), database: lhs._database) }
     /// The predicate does not hold.
-    public static prefix func ! (query: Query) -> Query { Query(.not(query.node), database: query.database) }
+    public static prefix func ! (query: Query) -> Query { Query(.predicate(.not(query._node)), database: query._database) }
 }

@@ -1,109 +1,270 @@
 import Foundation
 
-// Evaluates a query's expression tree against an object's fields, and orders field values for
-// sorting. Pure functions; safe from any thread.
+// Evaluates a query's expression tree against an object: walks key paths through links,
+// embedded objects, collections, maps and backlinks, applies the comparison to every value a
+// path reaches (ANY, ALL or NONE of them), and computes collection operators. Reads go through
+// the database view the evaluator was made for; an evaluator without one sees no linked
+// objects. Nothing here traps on stored values: a value of an unexpected kind compares false.
 
-enum QueryEvaluator {
+/// An object a query reads: its key (nil for an embedded object) and its fields in property
+/// order (a query over a class decodes only the properties it reads; the others are null).
+struct QueryObject {
+    var key: ObjectKey?
+    var fields: [FieldValue]
+}
+
+/// The evaluator. A value; use it on the thread that uses its database.
+struct QueryEvaluator {
+    let database: Database?
+
+    /// Whether `object` satisfies `node`, reading linked objects through no database.
     static func matches(_ node: QueryNode, _ fields: [FieldValue]) -> Bool {
+        QueryEvaluator(database: nil).matches(node, QueryObject(key: nil, fields: fields))
+    }
+
+    func matches(_ node: QueryNode, _ object: QueryObject) -> Bool {
         switch node {
-        case .and(let lhs, let rhs): return matches(lhs, fields) && matches(rhs, fields)
-        case .or(let lhs, let rhs): return matches(lhs, fields) || matches(rhs, fields)
-        case .not(let inner): return !matches(inner, fields)
-        case .property, .constant:
-            if case .bool(true) = value(node, fields) { return true }
-            return false
-        case .compare(let op, let lhs, let rhs):
-            let left = value(lhs, fields)
-            let right = value(rhs, fields)
-            switch op {
-            case .equal: return FieldOrder.equal(left, right)
-            case .notEqual: return !FieldOrder.equal(left, right)
-            case .less, .lessOrEqual, .greater, .greaterOrEqual:
-                // As in Realm, null is not less or greater than anything.
-                if left.isNull || right.isNull { return false }
-                guard let order = FieldOrder.compare(left, right) else { return false }
-                switch op {
-                case .less: return order < 0
-                case .lessOrEqual: return order <= 0
-                case .greater: return order > 0
-                default: return order >= 0
-                }
-            }
-        case .string(let op, let lhs, let rhs, let caseInsensitive):
-            guard case .string(var text) = value(lhs, fields), case .string(var pattern) = value(rhs, fields) else {
-                return false
-            }
-            if caseInsensitive {
-                text = text.lowercased()
-                pattern = pattern.lowercased()
-            }
-            switch op {
-            case .beginsWith: return text.hasPrefix(pattern)
-            case .endsWith: return text.hasSuffix(pattern)
-            case .contains: return pattern.isEmpty || text.contains(pattern)
-            case .like: return LikePattern.matches(text, pattern, caseInsensitive: false)  // lowercased above when [c]
-            }
+        case .constant(let value): return value
+        case .and(let lhs, let rhs): return matches(lhs, object) && matches(rhs, object)
+        case .or(let lhs, let rhs): return matches(lhs, object) || matches(rhs, object)
+        case .not(let inner): return !matches(inner, object)
+        case .compare(let comparison): return holds(comparison, object)
         }
     }
 
-    static func value(_ node: QueryNode, _ fields: [FieldValue]) -> FieldValue {
-        switch node {
-        case .property(let path): return path.count == 1 ? fields[path[0]] : .null
-        case .constant(let value): return value
-        default: return .bool(matches(node, fields))
+    private func holds(_ comparison: QueryComparison, _ object: QueryObject) -> Bool {
+        let left = values(comparison.lhs, object)
+        let right = values(comparison.rhs, object)
+        let test: (FieldValue) -> Bool
+        if comparison.op == .between {
+            guard right.count == 2 else { return false }
+            test = { value in
+                QueryEvaluator.compare(.greaterOrEqual, value, right[0], []) && QueryEvaluator.compare(.lessOrEqual, value, right[1], [])
+            }
+        } else {
+            test = { value in right.contains { QueryEvaluator.compare(comparison.op, value, $0, comparison.options) } }
+        }
+        switch comparison.quantifier {
+        case .any: return left.contains(where: test)
+        case .all: return left.allSatisfy(test)
+        case .none: return !left.contains(where: test)
+        }
+    }
+
+    /// The values an expression has for `object`: one for a constant or a single-valued path,
+    /// any number for a list or a many-valued path.
+    func values(_ value: QueryValue, _ object: QueryObject) -> [FieldValue] {
+        switch value {
+        case .constant(let constant): return [constant]
+        case .list(let list): return list
+        case .path(let path): return Self.flatten(walk(path, from: object, resolvingLast: false))
+        case .aggregate(let aggregate, let collection, let element):
+            return [self.aggregate(aggregate, collection: collection, element: element, object)]
+        case .subqueryCount(let collection, let predicate):
+            let count = walk(collection, from: object, resolvingLast: true).reduce(0) { count, item in
+                guard case .object(let element) = item else { return count }
+                return matches(predicate, element) ? count + 1 : count
+            }
+            return [.int(Int64(count))]
+        case .predicate(let node): return [.bool(matches(node, object))]
+        }
+    }
+
+    // MARK: Collection operators
+
+    private func aggregate(_ aggregate: QueryAggregate, collection: QueryPath, element: QueryPath?, _ object: QueryObject) -> FieldValue {
+        let items = walk(collection, from: object, resolvingLast: element != nil)
+        if aggregate == .count, element == nil {
+            guard collection.isMultiple else {
+                // `name.@count`: the length of a String or Data.
+                switch items.first {
+                case .value(.string(let text)): return .int(Int64(text.utf8.count))
+                case .value(.data(let data)): return .int(Int64(data.count))
+                case .map(let entries, _): return .int(Int64(entries.count))
+                default: return .int(0)
+                }
+            }
+            return .int(Int64(Self.flatten(items).count))
+        }
+        var values: [FieldValue] = []
+        if let element {
+            for case .object(let child) in items {
+                values += Self.flatten(walk(element, from: child, resolvingLast: false))
+            }
+        } else {
+            values = Self.flatten(items)
+        }
+        return QueryAggregator.aggregate(aggregate, values)
+    }
+
+    // MARK: Key paths
+
+    /// What a path reaches from `object`. Linked and embedded objects are read for every step
+    /// but the last; for the last only when `resolvingLast` (a comparison wants the link
+    /// itself, a subquery the objects).
+    func walk(_ path: QueryPath, from object: QueryObject, resolvingLast: Bool) -> [QueryItem] {
+        var items: [QueryItem] = [.object(object)]
+        for (position, step) in path.steps.enumerated() {
+            let resolve = resolvingLast || position < path.steps.count - 1
+            var next: [QueryItem] = []
+            for item in items { apply(step, to: item, resolve: resolve, into: &next) }
+            items = next
+        }
+        return items
+    }
+
+    private func apply(_ step: QueryStep, to item: QueryItem, resolve: Bool, into out: inout [QueryItem]) {
+        switch (step, item) {
+        case (.property(let index, let target, _), .object(let object)):
+            guard index < object.fields.count else { return out.append(.value(.null)) }
+            expand(object.fields[index], target: target, resolve: resolve, into: &out)
+        case (.backlinks(let origin, let propertyID), .object(let object)):
+            guard let key = object.key, let database else { return }
+            for source in database.linkingSources(of: key, originClassID: origin.classID, propertyID: propertyID) {
+                out.append(element(.link(source), target: origin, resolve: resolve))
+            }
+        case (.property, .map(let entries, let target)), (.backlinks, .map(let entries, let target)):
+            // A path through a map of objects goes through each of its values.
+            for entry in entries {
+                apply(step, to: element(entry.value, target: target, resolve: true), resolve: resolve, into: &out)
+            }
+        case (.property, .value(.null)):
+            out.append(.value(.null))  // through a nil to-one link: null
+        case (.mapValue(let key), .map(let entries, let target)):
+            guard let entry = entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return out.append(.value(.null)) }
+            out.append(element(entry.value, target: target, resolve: resolve))
+        case (.mapKeys, .map(let entries, _)):
+            out += entries.map { .value(.string($0.key)) }
+        case (.valueType, .value(let value)):
+            out.append(.value(.string(Self.typeName(of: value))))
+        case (.valueType, .object):
+            out.append(.value(.string("object")))
+        default:
+            return  // a step that does not apply to what the path reached: no values
+        }
+    }
+
+    /// A property's field as items: a collection's elements, a map whole (a later step may
+    /// want one key), anything else as itself.
+    private func expand(_ field: FieldValue, target: ObjectSchema?, resolve: Bool, into out: inout [QueryItem]) {
+        switch field {
+        case .list(let elements), .set(let elements):
+            for value in elements {
+                let item = element(value, target: target, resolve: resolve)
+                if case .link = value, case .value(.null) = item { continue }  // a link to nothing
+                out.append(item)
+            }
+        case .map(let entries):
+            out.append(.map(entries, target: target))
+        default:
+            out.append(element(field, target: target, resolve: resolve))
+        }
+    }
+
+    /// A linked or embedded object as an object item when `resolve` (a link to an object that
+    /// does not exist: null), anything else as a value.
+    private func element(_ value: FieldValue, target: ObjectSchema?, resolve: Bool) -> QueryItem {
+        guard resolve, let target else { return .value(value) }
+        switch value {
+        case .link(let key):
+            guard let fields = database?.loadFields(key, schema: target) else { return .value(.null) }
+            return .object(QueryObject(key: key, fields: fields))
+        case .embedded(_, _, let fields):
+            return .object(QueryObject(key: nil, fields: target.positionalFields(fields)))
+        default:
+            return .value(value)
+        }
+    }
+
+    /// The values of items: a map's values, an object's link (an embedded object has none).
+    static func flatten(_ items: [QueryItem]) -> [FieldValue] {
+        var values: [FieldValue] = []
+        values.reserveCapacity(items.count)
+        for item in items {
+            switch item {
+            case .value(let value): values.append(value)
+            case .map(let entries, _): values += entries.map(\.value)
+            case .object(let object): values.append(object.key.map(FieldValue.link) ?? .null)
+            }
+        }
+        return values
+    }
+
+    /// The name `@type` gives a mixed value's kind, as Realm's.
+    static func typeName(of value: FieldValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "bool"
+        case .int: return "int"
+        case .float: return "float"
+        case .double: return "double"
+        case .string: return "string"
+        case .data: return "binary"
+        case .date: return "timestamp"
+        case .decimal: return "decimal128"
+        case .uuid: return "uuid"
+        case .objectId: return "objectId"
+        case .link, .embedded: return "object"
+        case .list: return "array"
+        case .set: return "set"
+        case .map: return "dictionary"
         }
     }
 }
 
-/// The order of stored values: numbers compare across integer and floating types, null sorts
-/// first, strings by Unicode scalars (as Realm's default, case-sensitive).
-enum FieldOrder {
-    /// Values of one type are equal when their stored bytes are (`FieldValue.==`: no Unicode
-    /// normalization, -0.0 is not 0.0, 1.0 is not 1.00); numbers of different types compare by
-    /// value (an Int property equals 3.0).
-    static func equal(_ lhs: FieldValue, _ rhs: FieldValue) -> Bool {
-        if lhs == rhs { return true }
-        switch (lhs, rhs) {
-        case (.int, .float), (.int, .double), (.float, .int), (.double, .int), (.float, .double), (.double, .float):
-            return compare(lhs, rhs) == 0
-        default:
-            return false
+/// What a key path reaches at one step.
+enum QueryItem {
+    case object(QueryObject)
+    case value(FieldValue)
+    /// A map, kept whole until a step picks a key or the path ends; `target` is its objects'
+    /// schema when it holds links or embedded objects.
+    case map([FieldValue.MapEntry], target: ObjectSchema?)
+}
+
+extension QueryEvaluator {
+    /// Whether `lhs op rhs` holds for two single values.
+    static func compare(_ op: QueryOperator, _ lhs: FieldValue, _ rhs: FieldValue, _ options: QueryStringOptions) -> Bool {
+        switch op {
+        case .equal, .notEqual:
+            let equal: Bool
+            if !options.isEmpty, case .string(let a) = lhs, case .string(let b) = rhs {
+                equal = StringFolding.fold(a, options) == StringFolding.fold(b, options)
+            } else {
+                equal = FieldOrder.equal(lhs, rhs)
+            }
+            return op == .equal ? equal : !equal
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            // As in Realm, null is not less or greater than anything.
+            if lhs.isNull || rhs.isNull { return false }
+            guard let order = FieldOrder.compare(lhs, rhs) else { return false }
+            switch op {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
+            }
+        case .beginsWith, .endsWith, .contains, .like:
+            guard case .string(let a) = lhs, case .string(let b) = rhs else { return false }
+            let text = StringFolding.fold(a, options), pattern = StringFolding.fold(b, options)
+            switch op {
+            case .beginsWith: return text.hasPrefix(pattern)
+            case .endsWith: return text.hasSuffix(pattern)
+            case .contains: return pattern.isEmpty || text.contains(pattern)
+            default: return LikePattern.matches(text, pattern, caseInsensitive: false)
+            }
+        case .between:
+            return false  // takes a list; see `holds`
         }
     }
+}
 
-    /// -1, 0 or 1; nil when the values are of kinds that do not compare.
-    static func compare(_ lhs: FieldValue, _ rhs: FieldValue) -> Int? {
-        switch (lhs, rhs) {
-        case (.null, .null): return 0
-        case (.null, _): return -1
-        case (_, .null): return 1
-        case (.int(let a), .int(let b)): return a < b ? -1 : (a == b ? 0 : 1)
-        case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
-        case (.string(let a), .string(let b)):
-            // By UTF-8 bytes (the same order as Unicode scalars), for equality too: Swift's `==`
-            // treats "é" and "e\u{301}" as equal, but keys and indexes store bytes, so a
-            // query must agree with them (found by the predicate fuzzer).
-            if a.utf8.elementsEqual(b.utf8) { return 0 }
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
-        case (.date(let a), .date(let b)): return a < b ? -1 : (a == b ? 0 : 1)
-        case (.decimal(let a), .decimal(let b)): return a < b ? -1 : (a == b ? 0 : 1)
-        case (.objectId(let a), .objectId(let b)): return a < b ? -1 : (a == b ? 0 : 1)
-        case (.uuid(let a), .uuid(let b)):
-            return a.uuidString < b.uuidString ? -1 : (a == b ? 0 : 1)
-        case (.data(let a), .data(let b)):
-            return a.lexicographicallyPrecedes(b) ? -1 : (a == b ? 0 : 1)
-        default:
-            guard let a = double(lhs), let b = double(rhs) else { return nil }
-            return a < b ? -1 : (a == b ? 0 : 1)
-        }
-    }
-
-    private static func double(_ value: FieldValue) -> Double? {
-        switch value {
-        case .int(let number): return Double(number)
-        case .float(let number): return Double(number)
-        case .double(let number): return number
-        default: return nil
-        }
+/// `[c]` and `[d]` folding: diacritics removed (`é` → `e`) with Foundation's folding, case by
+/// `lowercased()`.
+enum StringFolding {
+    static func fold(_ text: String, _ options: QueryStringOptions) -> String {
+        var folded = text
+        if options.contains(.diacriticInsensitive) { folded = folded.folding(options: .diacriticInsensitive, locale: nil) }
+        if options.contains(.caseInsensitive) { folded = folded.lowercased() }
+        return folded
     }
 }

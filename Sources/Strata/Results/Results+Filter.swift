@@ -38,7 +38,7 @@ extension Results {
     }
 
     private func filtered(_ predicateFormat: String, _ args: [Any]) throws -> Results {
-        let node = try PredicateParser.parse(predicateFormat, arguments: args, schema: schema)
+        let node = try PredicateParser.parse(predicateFormat, arguments: args, schema: schema, schemas: database.schemas)
         return Results(
             database: database, schema: schema,
             predicate: predicate.map { .and($0, node) } ?? node, sortKeys: sortKeys)

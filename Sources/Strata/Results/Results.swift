@@ -21,9 +21,9 @@ public struct Results<Element: Object>: RandomAccessCollection {
     var database: Database { query.database }
     var schema: ObjectSchema { query.schema }
     var predicate: QueryNode? { query.predicate }
-    var sortKeys: [(index: Int, ascending: Bool)] { query.sortKeys }
+    var sortKeys: [QuerySortKey] { query.sortKeys }
 
-    init(database: Database, schema: ObjectSchema, predicate: QueryNode? = nil, sortKeys: [(index: Int, ascending: Bool)] = []) {
+    init(database: Database, schema: ObjectSchema, predicate: QueryNode? = nil, sortKeys: [QuerySortKey] = []) {
         query = ObjectQuery(database: database, schema: schema, predicate: predicate, sortKeys: sortKeys)
     }
 
@@ -76,7 +76,7 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// The objects that also match `isIncluded`.
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results {
-        let node = isIncluded(Query<Element>(.property([]), database: database)).node
+        let node = isIncluded(Query<Element>(value: .path(QueryPath()), database: database))._node
         return Results(
             database: database, schema: schema,
             predicate: predicate.map { .and($0, node) } ?? node, sortKeys: sortKeys)
@@ -84,10 +84,11 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// The objects ordered by a property.
     public func sorted<V: Comparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results {
-        guard let path = KeyPathTracer.trace(keyPath, in: database), path.count == 1 else {
-            preconditionFailure("\(keyPath) does not name a @Persisted property of \(schema.className)")
+        guard let path = Query<Element>(value: .path(QueryPath()), database: database)._appending(keyPath)._path,
+              !path.isMultiple else {
+            preconditionFailure("\(keyPath) does not name a single-valued @Persisted property of \(schema.className)")
         }
-        return Results(database: database, schema: schema, predicate: predicate, sortKeys: [(path[0], ascending)] + sortKeys)
+        return Results(database: database, schema: schema, predicate: predicate, sortKeys: [QuerySortKey(path: path, ascending: ascending)] + sortKeys)
     }
 
     /// The objects ordered by the property named `keyPath`.
@@ -104,12 +105,11 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// The objects ordered by the property named `keyPath`, as ``sorted(byKeyPath:ascending:)``,
     /// with an unknown name reported as an error instead of stopping the program.
-    /// - Throws: ``StrataError`` `.invalidArgument` when the class has no property of that name.
+    /// - Throws: ``StrataError`` `.invalidQuery` when the name is not a key path to one value
+    ///   (a property, or a property through to-one links: `"dog.age"`).
     public func sorted(checkingKeyPath keyPath: String, ascending: Bool = true) throws -> Results {
-        guard let property = schema[keyPath], property.isStored else {
-            throw StrataError(.invalidArgument, "\(schema.className) has no stored property '\(keyPath)' to sort by")
-        }
-        return Results(database: database, schema: schema, predicate: predicate, sortKeys: [(property.index, ascending)] + sortKeys)
+        let path = try PredicateParser.sortPath(keyPath, schema: schema, schemas: database.schemas)
+        return Results(database: database, schema: schema, predicate: predicate, sortKeys: [QuerySortKey(path: path, ascending: ascending)] + sortKeys)
     }
 
     /// These results as of the latest commit (frozen results: their own version), immutable and
