@@ -20,7 +20,7 @@
 // FuzzThings; the directory is removed as soon as they are written (the open store reads its
 // files through open descriptors and mappings). For each input the harness calls
 // `db.objects(Class.self).filter(checking: text, args…)`. Rules:
-// - it returns, or throws StrataError with code `.invalidArgument` (its documented contract);
+// - it returns, or throws StrataError with code `.invalidQuery` (its documented contract);
 //   any other error, a trap, a hang or a huge allocation is a finding;
 // - when it returns, `count` equals the number of objects iteration yields, every object is
 //   read in full (materialized, each property read), no object comes twice.
@@ -252,7 +252,7 @@ public func runPredicateInput(_ input: [UInt8]) -> CInt {
 }
 
 /// `base.filter(checking: text, arguments…)`: the result, or the StrataError it threw
-/// (`.invalidArgument`; anything else traps).
+/// (`.invalidQuery`; anything else traps).
 func filtered<T: Object>(_ base: Results<T>, _ text: String, _ arguments: [Any]) -> Result<Results<T>, StrataError> {
     do {
         switch arguments.count {
@@ -262,8 +262,8 @@ func filtered<T: Object>(_ base: Results<T>, _ text: String, _ arguments: [Any])
         default: return .success(try base.filter(checking: text, arguments[0], arguments[1], arguments[2]))
         }
     } catch let error as StrataError {
-        guard error.code == .invalidArgument else {
-            fatalError("filter(checking:) threw \(error.code.name), not invalidArgument: \(error) for \(text.debugDescription)")
+        guard error.code == .invalidQuery else {
+            fatalError("filter(checking:) threw \(error.code.name), not invalidQuery: \(error) for \(text.debugDescription)")
         }
         return .failure(error)
     } catch {
