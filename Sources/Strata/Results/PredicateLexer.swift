@@ -1,7 +1,7 @@
 import StrataStorage
 
 // Splits an NSPredicate-format string into tokens for PredicateParser. Never traps: anything it
-// cannot read becomes a StrataError(.invalidArgument) naming the character and its column.
+// cannot read becomes a StrataError(.invalidQuery) naming the character and its column.
 
 /// One token of a predicate format string.
 struct PredicateToken {

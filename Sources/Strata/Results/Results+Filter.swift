@@ -7,14 +7,17 @@ extension Results {
     /// let rs = db.objects(Dog.self).filter("age > %@ AND name BEGINSWITH[c] %@", 2, "r")
     /// ```
     ///
-    /// Supported: `==` `=` `!=` `<>` `<` `<=` `=<` `>` `>=` `=>`, `BETWEEN {a, b}`, `IN {a, b}` or
-    /// `IN %@` (an array), `BEGINSWITH` `ENDSWITH` `CONTAINS` `LIKE` (`?` and `*` wildcards),
-    /// options `[c]` (case-insensitive) and `[d]` (accepted, ignored), `AND`/`&&`, `OR`/`||`,
-    /// `NOT`/`!`, parentheses, `TRUEPREDICATE`, `FALSEPREDICATE`, numbers, quoted strings,
-    /// `true`/`false`/`YES`/`NO`, `nil`/`NULL`, `%@` values and `%K` property names. Keywords
-    /// ignore case; write `#name` for a property named like a keyword. Key paths across links,
-    /// collection properties and aggregates are not supported yet. For a nil argument pass
-    /// `nil as String?` (any `Optional.none`) or `NSNull()`.
+    /// Supported (docs/objects.md "Queries" has the whole grammar): key paths through links,
+    /// embedded objects, lists, sets, maps and backlinks (`dog.age`, `ANY dogs.age > 3`, `ALL`,
+    /// `NONE`, `scores['math']`, `@links.Person.dogs`), collection operators (`@count`, `@size`,
+    /// `@min`, `@max`, `@sum`, `@avg`, `@allKeys`, `@allValues`, `@type`),
+    /// `SUBQUERY(dogs, $d, …).@count`, `==` `=` `!=` `<>` `<` `<=` `=<` `>` `>=` `=>`,
+    /// `BETWEEN {a, b}`, `IN {a, b}`, `IN %@` (an array) or `IN` a collection key path,
+    /// `BEGINSWITH` `ENDSWITH` `CONTAINS` `LIKE` (`?` and `*` wildcards), options `[c]`, `[d]`,
+    /// `[cd]`, `AND`/`&&`, `OR`/`||`, `NOT`/`!`, parentheses, `TRUEPREDICATE`, `FALSEPREDICATE`,
+    /// numbers, quoted strings, `true`/`false`/`YES`/`NO`, `nil`/`NULL`, `%@` (and `%d %i %f
+    /// %s`) values and `%K` key paths. Keywords ignore case; write `#name` for a property named
+    /// like a keyword. For a nil argument pass `nil as String?` (any `Optional.none`) or `NSNull()`.
     ///
     /// - Precondition: The predicate is valid for the class and `args` match its `%@`/`%K`s (Realm
     ///   raises an exception otherwise). Use ``filter(checking:_:)`` to get the error instead.
@@ -30,9 +33,9 @@ extension Results {
 
     /// The objects that also match a predicate in NSPredicate format, as ``filter(_:_:)``, with
     /// a bad predicate reported as an error instead of stopping the program.
-    /// - Throws: ``StrataError`` `.invalidArgument` naming the offending token and its column:
-    ///   an unknown property, a value of the wrong type, too few or too many arguments, a syntax
-    ///   error.
+    /// - Throws: ``StrataError`` `.invalidQuery` naming the offending token and its column: an
+    ///   unknown key path, a value of the wrong type, an operator that does not apply, too few or
+    ///   too many arguments, a syntax error.
     public func filter(checking predicateFormat: String, _ args: Any...) throws -> Results {
         try filtered(predicateFormat, args)
     }
