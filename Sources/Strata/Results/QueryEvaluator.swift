@@ -33,6 +33,13 @@ struct QueryEvaluator {
     }
 
     private func holds(_ comparison: QueryComparison, _ object: QueryObject) -> Bool {
+        // The common case, a property of the object against a constant, without building arrays.
+        if comparison.op != .between, case .path(let path) = comparison.lhs, path.steps.count == 1,
+           case .property(let index, _, false) = path.steps[0], case .constant(let constant) = comparison.rhs {
+            let value = index < object.fields.count ? object.fields[index] : .null
+            let result = Self.compare(comparison.op, value, constant, comparison.options)
+            return comparison.quantifier == .none ? !result : result
+        }
         let left = values(comparison.lhs, object)
         let right = values(comparison.rhs, object)
         let test: (FieldValue) -> Bool
