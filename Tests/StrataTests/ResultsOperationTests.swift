@@ -26,10 +26,10 @@ final class OOwner: Object {
 final class ResultsOperationTests: DatabaseTestCase {
     /// Rex 5 (weight 20, small 100), Fido 2 (nil), Rover 9 (30, small 100), Spot 5 (nil).
     /// Ann: dog Rex, dogs [Rex, Fido, Rex], pets {Rover}. Bob: dog Rover, no dogs. Cy: no dog.
-    func pack() throws -> Database { try pack(try open([ODog.self, OOwner.self])) }
+    func pack() throws -> Database { try Self.pack(try open([ODog.self, OOwner.self])) }
 
     /// Fills `db` with the objects `pack()` describes.
-    func pack(_ db: Database) throws -> Database {
+    static func pack(_ db: Database) throws -> Database {
         try db.write {
             for (name, age, weight) in [("Rex", 5, 20.0), ("Fido", 2, nil), ("Rover", 9, 30.0), ("Spot", 5, nil)] as [(String, Int, Double?)] {
                 let dog = ODog()
