@@ -86,7 +86,8 @@ final class LinkQueryTests: DatabaseTestCase {
         let people = db.objects(QPerson.self)
         func check(_ format: String, _ args: Any..., expect: [String], line: UInt = #line) {
             do {
-                XCTAssertEqual(names(try people.filter(checking: format, args)), expect, format, line: line)
+                let results = try people.filter(checking: format, args)
+                XCTAssertEqual(names(results), expect, format, line: line)
             } catch {
                 XCTFail("\(format): \(error)", line: line)
             }

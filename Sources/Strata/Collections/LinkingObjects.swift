@@ -14,7 +14,7 @@
 public final class LinkingObjects<Element: Object>: RandomAccessCollection {
     /// The property of `Element` whose links this collection inverts.
     public let propertyName: String
-    private let binding: CollectionBinding?
+    let binding: CollectionBinding?
 
     /// The objects of `type` that link here through `propertyName` (empty until managed).
     public init(fromType type: Element.Type, property propertyName: String) {

@@ -33,6 +33,9 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Whether a database manages the list.
     public var isManaged: Bool { if case .managed = backing { return true } else { return false } }
 
+    /// The owner's property, for a managed list.
+    var binding: CollectionBinding? { if case .managed(let binding) = backing { return binding } else { return nil } }
+
     private var storedElements: [FieldValue] {
         guard case .managed(let binding) = backing else { return [] }
         if case .list(let elements) = binding.field { return elements }

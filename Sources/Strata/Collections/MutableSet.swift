@@ -26,6 +26,9 @@ public final class MutableSet<Element: _Persistable>: Collection {
     /// Whether a database manages the set.
     public var isManaged: Bool { if case .managed = backing { return true } else { return false } }
 
+    /// The owner's property, for a managed set.
+    var binding: CollectionBinding? { if case .managed(let binding) = backing { return binding } else { return nil } }
+
     private var stored: [FieldValue] {
         guard case .managed(let binding) = backing, case .set(let elements) = binding.field else { return [] }
         return elements

@@ -12,7 +12,7 @@ final class KeyPathTracer {
 
     /// The property indices a key path reads, outermost first, or nil when it reads no
     /// `@Persisted` property.
-    static func trace<Root: ObjectBase, Value>(_ keyPath: KeyPath<Root, Value>, in database: Database) -> [Int]? {
+    static func trace<Root: ObjectBase>(_ keyPath: PartialKeyPath<Root>, in database: Database) -> [Int]? {
         if let cached = cache.withLock({ $0[keyPath] }) { return cached }
         guard let schema = database.schemas.schema(for: Root.self) else { return nil }
         let tracer = KeyPathTracer()

@@ -10,8 +10,11 @@ import StrataStorage
 final class ObjectQuery: @unchecked Sendable {
     let database: Database
     let schema: ObjectSchema
+    let source: QuerySource
     let predicate: QueryNode?
     let sortKeys: [QuerySortKey]
+    /// Key paths whose combined values each match must not share with an earlier match.
+    let distinctPaths: [QueryPath]
     /// The matches and where their fields are, with the database version they were evaluated
     /// at (-1: not yet), so handing out an element does not look its key up again. Used
     /// directly by a live query; behind `sharedCache`'s lock by a frozen one.
@@ -23,12 +26,23 @@ final class ObjectQuery: @unchecked Sendable {
         var rows: [ResultRow] = []
     }
 
-    init(database: Database, schema: ObjectSchema, predicate: QueryNode?, sortKeys: [QuerySortKey]) {
+    init(
+        database: Database, schema: ObjectSchema, source: QuerySource = .all, predicate: QueryNode? = nil,
+        sortKeys: [QuerySortKey] = [], distinctPaths: [QueryPath] = []
+    ) {
         self.database = database
         self.schema = schema
+        self.source = source
         self.predicate = predicate
         self.sortKeys = sortKeys
+        self.distinctPaths = distinctPaths
         sharedCache = database.isFrozen ? Locked(Cache()) : nil
+    }
+
+    /// Whether the query is every object of the class in key order.
+    private var isWholeClass: Bool {
+        if case .all = source { return predicate == nil && sortKeys.isEmpty && distinctPaths.isEmpty }
+        return false
     }
 
     /// The matches, evaluated at most once per database version.
@@ -52,7 +66,7 @@ final class ObjectQuery: @unchecked Sendable {
 
     /// The number of matches; O(1) for every object of a class outside a write.
     var count: Int {
-        if predicate == nil, database.transaction == nil {
+        if isWholeClass, database.transaction == nil {
             _ = database.readVersion()
             return database.snapshot.count(in: Keyspace(schema.classID))
         }
@@ -72,7 +86,7 @@ final class ObjectQuery: @unchecked Sendable {
     @usableFromInline
     func makeWalk() -> ObjectWalk {
         let version = database.readVersion()
-        if predicate == nil, sortKeys.isEmpty, database.transaction == nil, !isEvaluated(at: version) {
+        if isWholeClass, database.transaction == nil, !isEvaluated(at: version) {
             return ObjectWalk(
                 database: database, schema: schema, version: version,
                 entries: database.snapshot.entries(in: Keyspace(schema.classID)).makeIterator(), rows: nil)
@@ -83,27 +97,36 @@ final class ObjectQuery: @unchecked Sendable {
     private func evaluate() -> [ResultRow] {
         let evaluator = QueryEvaluator(database: database)
         var rows: [ResultRow] = []
-        var sortValues: [[FieldValue]] = []
+        var sortValues: [[FieldValue]] = [], distinctValues: [[FieldValue]] = []
         func consider(_ key: ObjectKey, _ source: Database.FieldSource, _ fields: [FieldValue]) {
             let object = QueryObject(key: key, fields: fields)
             if let predicate, !evaluator.matches(predicate, object) { return }
             rows.append(ResultRow(key: key, source: source))
             if !sortKeys.isEmpty { sortValues.append(sortKeys.map { evaluator.sortValue($0.path, object) }) }
+            if !distinctPaths.isEmpty { distinctValues.append(distinctPaths.map { evaluator.sortValue($0, object) }) }
         }
-        if let predicate, let keys = indexedCandidates(predicate) {
+        if case .collection = source {
+            // The collection's objects, in its order (a list's duplicates included).
+            for key in source.keys(in: database) {
+                guard let fields = database.loadFields(key, schema: schema) else { continue }
+                consider(key, .fields(fields), fields)
+            }
+        } else if let predicate, let keys = indexedCandidates(predicate) {
             for key in keys {
                 guard let fields = database.loadFields(key, schema: schema) else { continue }
                 consider(key, .fields(fields), fields)
             }
-        } else if predicate == nil && sortKeys.isEmpty {
+        } else if isWholeClass {
             // Every object, in key order: nothing to decode.
             database.forEachEntry(of: schema) { key, source in rows.append(ResultRow(key: key, source: source)) }
         } else {
-            // Decode only what the predicate and the sort read; a match keeps its record (the
-            // fields decoded here are incomplete).
-            var wanted = [Bool](repeating: false, count: schema.properties.count)
-            predicate?.forEachProperty { wanted[$0] = true }
-            for sortKey in sortKeys { sortKey.path.forEachProperty { wanted[$0] = true } }
+            // Decode only what the predicate, the sort and distinct read; a match keeps its
+            // record (the fields decoded here are incomplete).
+            let wanted = wantedFields { wanted in
+                predicate?.forEachProperty { wanted[$0] = true }
+                for sortKey in sortKeys { sortKey.path.forEachProperty { wanted[$0] = true } }
+                for path in distinctPaths { path.forEachProperty { wanted[$0] = true } }
+            }
             database.forEachEntry(of: schema) { key, source in
                 switch source {
                 case .fields(let all): consider(key, source, all)
@@ -111,20 +134,33 @@ final class ObjectQuery: @unchecked Sendable {
                 }
             }
         }
-        return sortKeys.isEmpty ? rows : sorted(rows, by: sortValues)
+        if sortKeys.isEmpty && distinctPaths.isEmpty { return rows }
+        var order = Array(rows.indices)
+        if !sortKeys.isEmpty { order = sorted(order, by: sortValues) }
+        if !distinctPaths.isEmpty {
+            // The first match of each combination of stored values, in the sorted order.
+            var seen = Set<[FieldValue]>()
+            order = order.filter { seen.insert(distinctValues[$0]).inserted }
+        }
+        return order.map { rows[$0] }
     }
 
-    /// `rows` in `sortKeys` order (stable), given each row's sort values.
-    private func sorted(_ rows: [ResultRow], by values: [[FieldValue]]) -> [ResultRow] {
-        var order = Array(rows.indices)
-        order.sort { lhs, rhs in
+    /// Flags for the properties `mark` sets, one per property of the class.
+    func wantedFields(_ mark: (inout [Bool]) -> Void) -> [Bool] {
+        var wanted = [Bool](repeating: false, count: schema.properties.count)
+        mark(&wanted)
+        return wanted
+    }
+
+    /// Row positions in `sortKeys` order (stable), given each row's sort values.
+    private func sorted(_ order: [Int], by values: [[FieldValue]]) -> [Int] {
+        order.sorted { lhs, rhs in
             for (position, sortKey) in sortKeys.enumerated() {
                 let comparison = FieldOrder.compare(values[lhs][position], values[rhs][position]) ?? 0
                 if comparison != 0 { return sortKey.ascending ? comparison < 0 : comparison > 0 }
             }
             return lhs < rhs
         }
-        return order.map { rows[$0] }
     }
 
     /// The keys that may match when the predicate requires equality on the primary key or an

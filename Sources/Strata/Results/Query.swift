@@ -45,6 +45,12 @@ public struct Query<T> {
 
     /// `self` followed by the properties `keyPath` reads on an object of class `Root`.
     func _appending<Root: ObjectBase, V>(_ keyPath: KeyPath<Root, V>) -> Query<V> {
+        Query<V>(value: .path(_appendingPath(keyPath)), database: _database)
+    }
+
+    /// The key path `self` followed by the properties `keyPath` reads on an object of class
+    /// `Root`.
+    func _appendingPath<Root: ObjectBase>(_ keyPath: PartialKeyPath<Root>) -> QueryPath {
         guard let base = _path else {
             preconditionFailure("\(keyPath): only a key path can be followed by a property")
         }
@@ -60,7 +66,7 @@ public struct Query<T> {
             guard let next = step.targetSchema else { break }
             current = next
         }
-        return Query<V>(value: .path(QueryPath(steps)), database: _database)
+        return QueryPath(steps)
     }
 
     /// The query for a property of the object this query stands for.

@@ -22,6 +22,11 @@ extension Results {
     /// - Precondition: The predicate is valid for the class and `args` match its `%@`/`%K`s (Realm
     ///   raises an exception otherwise). Use ``filter(checking:_:)`` to get the error instead.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results {
+        filter(predicateFormat, arguments: args)
+    }
+
+    /// ``filter(_:_:)`` with its arguments as an array.
+    func filter(_ predicateFormat: String, arguments args: [Any]) -> Results {
         do {
             return try filtered(predicateFormat, args)
         } catch let error as StrataError {
@@ -40,10 +45,8 @@ extension Results {
         try filtered(predicateFormat, args)
     }
 
-    private func filtered(_ predicateFormat: String, _ args: [Any]) throws -> Results {
+    func filtered(_ predicateFormat: String, _ args: [Any]) throws -> Results {
         let node = try PredicateParser.parse(predicateFormat, arguments: args, schema: schema, schemas: database.schemas)
-        return Results(
-            database: database, schema: schema,
-            predicate: predicate.map { .and($0, node) } ?? node, sortKeys: sortKeys)
+        return Results(query: query.filtered(by: node))
     }
 }

@@ -20,12 +20,12 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     var database: Database { query.database }
     var schema: ObjectSchema { query.schema }
-    var predicate: QueryNode? { query.predicate }
-    var sortKeys: [QuerySortKey] { query.sortKeys }
 
-    init(database: Database, schema: ObjectSchema, predicate: QueryNode? = nil, sortKeys: [QuerySortKey] = []) {
-        query = ObjectQuery(database: database, schema: schema, predicate: predicate, sortKeys: sortKeys)
+    init(database: Database, schema: ObjectSchema, source: QuerySource = .all) {
+        query = ObjectQuery(database: database, schema: schema, source: source)
     }
+
+    init(query: ObjectQuery) { self.query = query }
 
     // MARK: Collection
 
@@ -76,19 +76,13 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// The objects that also match `isIncluded`.
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results {
-        let node = isIncluded(Query<Element>(value: .path(QueryPath()), database: database))._node
-        return Results(
-            database: database, schema: schema,
-            predicate: predicate.map { .and($0, node) } ?? node, sortKeys: sortKeys)
+        Results(query: query.filtered(by: isIncluded(Query<Element>(value: .path(QueryPath()), database: database))._node))
     }
 
     /// The objects ordered by a property.
     public func sorted<V: Comparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results {
-        guard let path = Query<Element>(value: .path(QueryPath()), database: database)._appending(keyPath)._path,
-              !path.isMultiple else {
-            preconditionFailure("\(keyPath) does not name a single-valued @Persisted property of \(schema.className)")
-        }
-        return Results(database: database, schema: schema, predicate: predicate, sortKeys: [QuerySortKey(path: path, ascending: ascending)] + sortKeys)
+        let path = singlePath(keyPath)
+        return Results(query: query.sorted(by: [QuerySortKey(path: path, ascending: ascending)]))
     }
 
     /// The objects ordered by the property named `keyPath`.
@@ -96,11 +90,7 @@ public struct Results<Element: Object>: RandomAccessCollection {
     ///   exception otherwise). Use ``sorted(checkingKeyPath:ascending:)`` for a name that comes
     ///   from input.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
-        do {
-            return try sorted(checkingKeyPath: keyPath, ascending: ascending)
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        trapping { try sorted(checkingKeyPath: keyPath, ascending: ascending) }
     }
 
     /// The objects ordered by the property named `keyPath`, as ``sorted(byKeyPath:ascending:)``,
@@ -108,19 +98,18 @@ public struct Results<Element: Object>: RandomAccessCollection {
     /// - Throws: ``StrataError`` `.invalidQuery` when the name is not a key path to one value
     ///   (a property, or a property through to-one links: `"dog.age"`).
     public func sorted(checkingKeyPath keyPath: String, ascending: Bool = true) throws -> Results {
-        let path = try PredicateParser.sortPath(keyPath, schema: schema, schemas: database.schemas)
-        return Results(database: database, schema: schema, predicate: predicate, sortKeys: [QuerySortKey(path: path, ascending: ascending)] + sortKeys)
+        Results(query: query.sorted(by: [QuerySortKey(path: try singlePath(keyPath), ascending: ascending)]))
     }
 
     /// These results as of the latest commit (frozen results: their own version), immutable and
     /// safe to use from any thread. The result is `sending`: it may be handed to another task.
     public func freeze() -> sending Results {
-        Results(database: database.freeze(), schema: schema, predicate: predicate, sortKeys: sortKeys)
+        Results(query: query.moved(to: database.freeze()))
     }
 
     /// Live results for the same query (these results when they are live already).
     public func thaw() -> Results {
-        Results(database: database.thaw(), schema: schema, predicate: predicate, sortKeys: sortKeys)
+        Results(query: query.moved(to: database.thaw()))
     }
 
     /// Whether these results are frozen.
