@@ -1,6 +1,6 @@
 import XCTest
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// The write's key-to-position table against a `Dictionary` model: random inserts, lookups and
 /// removals (which shift runs back) of short and long keys in several classes, with growth and

@@ -5,7 +5,7 @@
 // (damage is reported, never trusted), but must never trap, hang, allocate hugely, or throw
 // anything else. Anything else is turned into a `fatalError` so libFuzzer records the input.
 
-import StrataStorage
+@_spi(Testing) import StrataStorage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -21,7 +21,7 @@ import Glibc
 import Musl
 #endif
 import FuzzSupport
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 // MARK: - Files
 
