@@ -4,7 +4,8 @@
 
 import ArgumentParser
 import Foundation
-import StrataStorage
+// For SplitMix64 (the workload's deterministic data), a test seam of StrataStorage.
+@_spi(Testing) import StrataStorage
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(

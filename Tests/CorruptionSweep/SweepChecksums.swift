@@ -1,4 +1,4 @@
-@testable import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// Where the checksums of the fixture's files are, by the layouts of format.md (§3 segment
 /// header, §4 record frame, §6 MANIFEST), and how to make one match damaged bytes again. A
@@ -21,7 +21,8 @@ public enum SweepChecksums {
 
     /// The header's checksum and each record's, walking the frames from offset 64.
     public static func segmentSpans(_ bytes: [UInt8]) -> [Span] {
-        var spans = [Span(crcOffset: 60, covered: 0..<60)]
+        let headerCRC = SegmentHeader.checksumOffset
+        var spans = [Span(crcOffset: headerCRC, covered: 0..<headerCRC)]
         var offset = SegmentHeader.size
         while offset + RecordFormat.headerSize <= bytes.count {
             // A length that reaches past the file (damaged) covers what the file holds.
@@ -40,19 +41,18 @@ public enum SweepChecksums {
             let end = span.crcOffset + RecordFormat.headerSize + Int(littleEndian32(bytes, span.crcOffset + 4))
             if end <= bytes.count { covered = (span.crcOffset + 4)..<end }
         }
-        var crc = CRC32C.checksum(Array(bytes[covered]))
-        if span.crcOffset >= SegmentHeader.size {
-            let seed = seal(of: bytes).seed(at: span.crcOffset)
-            crc = Array(bytes[covered]).withUnsafeBytes { CRC32C.checksum($0, extending: seed) }
-        }
+        let seed = span.crcOffset >= SegmentHeader.size ? seal(of: bytes).seed(at: span.crcOffset) : 0
+        let crc = Array(bytes[covered]).withUnsafeBytes { CRC32C.checksum($0, extending: seed) }
         let masked = CRC32C.mask(crc)
         for index in 0..<4 { bytes[span.crcOffset + index] = UInt8(truncatingIfNeeded: masked >> (8 * index)) }
     }
 
     /// The seal of the segment `bytes`: its header's salt (bytes 25..<29) in version 2.
     private static func seal(of bytes: [UInt8]) -> RecordSeal {
-        let version = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
-        return version >= 2 ? RecordSeal(salt: littleEndian32(bytes, 25)) : .unsalted
+        let at = SegmentHeader.versionOffset
+        let version = UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
+        return version > SegmentHeader.unsaltedVersion
+            ? RecordSeal(salt: littleEndian32(bytes, SegmentHeader.saltOffset)) : .unsalted
     }
 
     private static func littleEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {

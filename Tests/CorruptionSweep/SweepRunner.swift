@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// Runs corruption cases: each on a fresh copy of the fixture in a scratch directory, opened
 /// read-only, then read-write, reading every object and property each time.

@@ -1,4 +1,4 @@
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 extension KillState {
     /// The operations of commit `commit + 1` of the workload of `seed`: one to four changes,

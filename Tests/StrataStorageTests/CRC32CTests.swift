@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 final class CRC32CTests: XCTestCase {
     /// Bit-at-a-time CRC-32C, the reference the table-driven code must agree with.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Compaction at the edges of its output segments.
 final class CompactionEdgeTests: XCTestCase {

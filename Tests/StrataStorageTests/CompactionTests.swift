@@ -3,7 +3,7 @@ import Foundation
 import HashTreeCollections  // TreeDictionary, the index's trie (a dependency of StrataStorage)
 import Synchronization
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Online compaction: what it keeps, what it frees, how it runs beside commits and snapshots,
 /// and what a crash in the middle of it leaves.

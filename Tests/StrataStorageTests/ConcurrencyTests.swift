@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Readers on several threads hold snapshots while writers commit concurrently, and committers
 /// that wait together share a sync. Run under `swift test --sanitize=thread` in CI.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Crash at every sync point of a 200-commit workload, on the in-memory file system, and check
 /// the oracle: every acknowledged commit is there, what is recovered is exactly the state after

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// A commit that threw `.io` says it was not applied: it must not come back after a reopen or
 /// a crash. When the store cannot make sure of that, the error says the outcome is unknown.

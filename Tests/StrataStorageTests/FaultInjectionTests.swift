@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Faults from the file system: what the store reports, and that nothing acknowledged is lost.
 final class FaultInjectionTests: XCTestCase {

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Asserts that `body` throws a StrataError with `code` (and `errno`, when given); returns it.
 @discardableResult

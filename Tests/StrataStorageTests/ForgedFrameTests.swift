@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// User data that holds a byte-exact valid record frame cannot change how recovery reads the
 /// log: record checksums are salted per segment and bound to the record's offset.

@@ -1,6 +1,6 @@
 import Dispatch
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// KeyTree against a dictionary model, its persistence, its shapes and its structural invariants;
 /// and StorageKey's fast comparison against the byte-wise order.

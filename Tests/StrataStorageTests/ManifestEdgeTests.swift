@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// The MANIFEST decoder at the edges of its rules: each limit's last accepted value and first
 /// refused one, and which check refuses what (the error's offset says which).

@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// A store whose MANIFEST is gone: recovery never creates a new store over segments that hold
 /// data, whatever damage they carry.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// A read-only open starts over when a writer changed the MANIFEST under it, but a bounded number
 /// of times: a MANIFEST that never stops changing ends in the error, not in an endless loop.

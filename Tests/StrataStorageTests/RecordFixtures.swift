@@ -1,4 +1,4 @@
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 // Record frames and small stores for the record-format and recovery tests.
 

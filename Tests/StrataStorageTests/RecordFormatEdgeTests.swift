@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// The record decoder at the edges of its rules: the first value past each limit is refused
 /// and the last value within it is accepted.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// One test per corner case of the record frame and segment format, named for it.
 final class RecordFormatTests: XCTestCase {

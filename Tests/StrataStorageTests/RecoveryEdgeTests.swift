@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Recovery in the cases its main tests pass by: read-only opens, records that belong to no
 /// commit, a repeated sequence, damage at the end of a sealed segment, and unlisted segments

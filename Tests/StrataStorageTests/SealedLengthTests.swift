@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// The sealed length in a segment's header: a roll and a compaction record it, and recovery
 /// refuses a sealed or compacted segment cut short, even exactly where a record starts (which

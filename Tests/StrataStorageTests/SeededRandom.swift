@@ -1,5 +1,5 @@
 import XCTest
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 extension XCTestCase {
     /// A generator for the test's random choices, seeded with `seed`. If the test fails, its

@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// The segment header checks, each on a header that differs from a good one in one field
 /// (with a correct checksum), so that exactly that check decides.

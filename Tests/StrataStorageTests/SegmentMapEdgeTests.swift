@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// The segment map's table at its ends: the first and last numbers resolve, and the numbers
 /// just outside them are absent (not read past the table).

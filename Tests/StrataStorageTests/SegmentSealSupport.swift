@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// The record seal of the segment file at `path` (from its header), and the file's size: what
 /// a test needs to append records that the segment accepts as its own.

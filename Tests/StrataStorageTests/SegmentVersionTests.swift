@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Segment format versions: version 2 salts record checksums, version 1 (unsalted) still reads.
 final class SegmentVersionTests: XCTestCase {

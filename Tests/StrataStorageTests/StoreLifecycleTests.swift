@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Opening and closing a store: the new directory is durable, a failed close stays failed,
 /// and a compaction never creates files once the store is closed.

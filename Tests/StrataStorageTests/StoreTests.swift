@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 final class StoreTests: XCTestCase {
     func testPutGetDeleteAndReopen() throws {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Opens a store on `fileSystem` with small segments, so tests roll often.
 func openStore(

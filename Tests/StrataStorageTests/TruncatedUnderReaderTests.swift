@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// A segment cut short under a reader (by another process) gives the reader a typed error,
 /// never a SIGBUS. The reads run in a forked child, so that a fault fails the test instead of

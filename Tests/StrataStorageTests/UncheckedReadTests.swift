@@ -1,5 +1,5 @@
 import XCTest
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// Reads with `verifyChecksumsOnRead == false` skip the CRC, not the structural checks: a
 /// record changed since recovery is reported, never read out of bounds.

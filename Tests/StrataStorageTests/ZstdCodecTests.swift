@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 final class ZstdCodecTests: XCTestCase {
     private let limit = 64 << 20

@@ -1,6 +1,6 @@
 import XCTest
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// The write's key-to-position table against a `Dictionary` model: random inserts, lookups and
 /// removals (which shift runs back) of short and long keys in several classes, with growth and
@@ -66,5 +66,26 @@ final class ChangePositionsTests: XCTestCase {
         XCTAssertNotEqual(first, second)
         // Consecutive integers spread over the low bits (the table's home slots).
         XCTAssertGreaterThan(Set(first).count, 32)
+    }
+
+    /// `hash(seed:)` moved from StrataStorage (where it multiplied a key's inline words) into
+    /// this module (where it rebuilds them from the bytes) unchanged: these are the old
+    /// function's values, for a key of each inline length (bytes 1…n) and an integer key.
+    func testSeededHashValuesAreUnchangedByTheMove() throws {
+        #if _endian(little)
+        let expected: [UInt64] = [
+            0xba32_4c22_045b_d055, 0xa8a9_7f4b_a547_81d8, 0xc645_9827_64f5_3fd4, 0x5da4_a492_52c4_cd55,
+            0x65fd_c833_e793_28ae, 0xaafa_8ed5_c0e6_1296, 0x7303_bb55_aa7a_58df, 0x4c74_86e3_6a3a_ca87,
+            0x8c61_9120_08a1_2d1a, 0xa486_0969_4d93_469e, 0x402b_bafa_3f7d_365f, 0xdb94_3b46_90c7_a38f,
+            0x6327_8407_b1ba_acd6, 0x0b49_2546_e5f4_c249, 0x8277_df44_2334_4a10, 0x86d4_f07a_4bae_9dbe,
+        ]
+        for (length, value) in expected.enumerated() {
+            let key = StorageKey((0..<length).map { UInt8($0 + 1) })
+            XCTAssertEqual(key.hash(seed: 42), value, "length \(length)")
+        }
+        XCTAssertEqual(StorageKey(UInt64(7)).hash(seed: 42), 0x6979_fb87_e533_1e2f)
+        #else
+        throw XCTSkip("the values were recorded on a little-endian machine")
+        #endif
     }
 }

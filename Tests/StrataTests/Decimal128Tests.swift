@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 // Hand-written Decimal128 tests. Expected strings and bits were computed independently with
 // Python's `decimal` module in the decimal128 context (precision 34, Emax 6144, Emin -6143,

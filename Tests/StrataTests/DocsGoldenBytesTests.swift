@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Strata
-@testable import StrataStorage
+@_spi(Testing) @testable import StrataStorage
 
 /// The worked examples of docs/format.md and docs/objects.md are the bytes the code writes, so
 /// the specifications and the code cannot drift apart.

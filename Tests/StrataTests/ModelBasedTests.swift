@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// Random adds, link changes, list edits, deletes and reopens against a plain in-memory model;
 /// after every step the database must equal the model, every backlink must match its links,

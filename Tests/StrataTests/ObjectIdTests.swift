@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 final class ObjectIdTests: XCTestCase {
     private func counter(_ id: ObjectId) -> UInt32 {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 final class PredDog: Object {
     @Persisted var name: String

@@ -1,6 +1,6 @@
 import XCTest
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// The storage keys of primary keys: their bytes are the on-disk format, so they are pinned.
 final class PrimaryKeyEncodingTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// Object records: round trips, single-field reads, and malformed bytes, which must be
 /// `.corruption` and never a trap (a record can be damaged behind a valid checksum, e.g. by a

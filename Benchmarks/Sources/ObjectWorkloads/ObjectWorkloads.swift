@@ -9,10 +9,10 @@
 // Every database lives in a scratch directory under /tmp that the caller removes afterwards.
 
 import Foundation
-import StorageWorkloads
+@_spi(Testing) import StorageWorkloads  // SplitMix64.next(below:)
 import GRDB
 import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 #if canImport(Glibc)
 import Glibc

@@ -5,7 +5,7 @@
 
 import CMallocStats
 import Foundation
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 #if canImport(Glibc)
 import Glibc
@@ -210,7 +210,9 @@ public enum Workloads {
     }
 }
 
-extension SplitMix64 {
+// SplitMix64 is StrataStorage's `@_spi(Testing)`, so this extension is too: a module that
+// calls `next(below:)` imports this one with `@_spi(Testing) import StorageWorkloads`.
+@_spi(Testing) extension SplitMix64 {
     /// Uniform in 0..<bound (multiply-shift; bias is negligible for these bounds).
     @inline(__always)
     public mutating func next(below bound: UInt64) -> UInt64 {

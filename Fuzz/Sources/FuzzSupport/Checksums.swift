@@ -1,46 +1,15 @@
-// CRC-32C and the on-disk layouts the fuzz targets need to repair checksums.
+// Checksum repair and file building for the fuzz targets.
 //
-// StrataStorage keeps its CRC32C and format constants internal; the fuzzers use only the public
-// API, so the few facts they need are restated here (from Format/RecordFormat.swift,
-// Format/SegmentHeader.swift, Format/RecordSeal.swift and Log/Manifest.swift). If the format changes, change these too:
-// the seed generator's output stops opening and `swift run MakeSeeds` fails loudly.
+// The format facts come from StrataStorage's `@_spi(Testing)` seam (CRC32C, RecordSeal,
+// RecordFormat, SegmentHeader and Manifest constants), so a repair computes a checksum exactly
+// as the engine does and a format change reaches the fuzzers without a copy to update. Field
+// offsets inside a record (length at 4, kind at 8, sequence at 10) follow format.md §4.
 
-/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), masked as LevelDB masks it.
-public enum CRC32C {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var crc = UInt32(index)
-        for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
-        return crc
-    }
+@_spi(Testing) import StrataStorage
 
-    /// The CRC-32C of `bytes`.
-    public static func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { table in
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        }
-        return crc ^ 0xFFFF_FFFF
-    }
-
-    /// LevelDB's mask: rotate right 15 bits, add a constant.
-    public static func mask(_ crc: UInt32) -> UInt32 {
-        ((crc >> 15) | (crc << 17)) &+ 0xA282_EAD8
-    }
-
-    /// The masked checksum of `bytes`, as Strata stores it.
-    public static func masked<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
-        mask(checksum(bytes))
-    }
-}
-
-/// Facts about the on-disk format, restated from StrataStorage.
-public enum Layout {
-    /// Segment header size; records start here.
-    public static let segmentHeaderSize = 64
-    /// Record header: crc(4) length(4) kind(1) flags(1) sequence(8).
-    public static let recordHeaderSize = 18
-    /// Manifest: magic(8) ver(2) reserved(2) count(4) lastSeq(8), then segment#(4)×N, crc(4).
-    public static let manifestFixedSize = 28
+/// The masked CRC-32C of `bytes`, continuing from `seed`, as Strata stores it.
+func maskedChecksum(_ bytes: ArraySlice<UInt8>, extending seed: UInt32 = 0) -> UInt32 {
+    CRC32C.mask(bytes.withUnsafeBytes { CRC32C.checksum($0, extending: seed) })
 }
 
 extension Array where Element == UInt8 {
@@ -69,28 +38,29 @@ extension Array where Element == UInt8 {
 public enum Repair {
     /// Recomputes the segment header's CRC (bytes [60, 64) over [0, 60)) when the header is whole.
     public static func segmentHeaderChecksum(_ segment: inout [UInt8]) {
-        guard segment.count >= Layout.segmentHeaderSize else { return }
-        segment.storeLE(CRC32C.masked(segment[0..<60]), at: 60)
+        guard segment.count >= SegmentHeader.size else { return }
+        let crcOffset = SegmentHeader.checksumOffset
+        segment.storeLE(maskedChecksum(segment[..<crcOffset]), at: crcOffset)
     }
 
     /// Walks the record chain from the end of the header by each record's length field and
     /// recomputes every whole record's CRC. Stops at the first record that runs past the end.
-    /// In a version-2 segment a record's CRC covers the header's salt (bytes [25, 29)) and the
-    /// record's offset (LE u64) before its bytes [4, end). Linear in the segment's size.
+    /// Unless the header is whole and says version 1, a record's CRC is seeded with the
+    /// header's salt and the record's offset (RecordSeal) before covering its bytes [4, end).
+    /// Linear in the segment's size.
     public static func recordChecksums(_ segment: inout [UInt8]) {
-        let salted = segment.count >= Layout.segmentHeaderSize && segment.loadLE(at: 8, as: UInt16.self) != 1
-        let salt = salted ? Array(segment[25..<29]) : []
-        var offset = Layout.segmentHeaderSize
-        while offset + Layout.recordHeaderSize <= segment.count {
+        let salted = segment.count >= SegmentHeader.size
+            && segment.loadLE(at: SegmentHeader.versionOffset, as: UInt16.self) != SegmentHeader.unsaltedVersion
+        let seal = salted
+            ? RecordSeal(salt: segment.loadLE(at: SegmentHeader.saltOffset, as: UInt32.self))
+            : .unsalted
+        var offset = SegmentHeader.size
+        while offset + RecordFormat.headerSize <= segment.count {
             let payload = Int(segment.loadLE(at: offset + 4, as: UInt32.self))
-            let end = offset + Layout.recordHeaderSize + payload
+            let end = offset + RecordFormat.headerSize + payload
             guard end <= segment.count else { return }
-            var seed: [UInt8] = []
-            if salted {
-                seed = salt
-                seed.appendLE(UInt64(offset))
-            }
-            segment.storeLE(CRC32C.masked(seed + segment[(offset + 4)..<end]), at: offset)
+            let crc = maskedChecksum(segment[(offset + 4)..<end], extending: seal.seed(at: offset))
+            segment.storeLE(crc, at: offset)
             offset = end
         }
     }
@@ -101,16 +71,16 @@ public enum Repair {
     /// moves a whole transaction, instead of leaving it uncommitted. Checksums are not
     /// repaired here (see `recordChecksums`). Linear in the segment's size.
     public static func transactions(_ segment: inout [UInt8]) {
-        var offset = Layout.segmentHeaderSize
+        var offset = SegmentHeader.size
         var pending: [Int] = []
-        while offset + Layout.recordHeaderSize <= segment.count {
+        while offset + RecordFormat.headerSize <= segment.count {
             let payload = Int(segment.loadLE(at: offset + 4, as: UInt32.self))
-            let end = offset + Layout.recordHeaderSize + payload
+            let end = offset + RecordFormat.headerSize + payload
             guard end <= segment.count else { return }
-            if segment[offset + 8] == 3, payload == 16 {
+            if segment[offset + 8] == 3, payload == RecordFormat.commitPayloadSize {
                 let sequence = segment.loadLE(at: offset + 10, as: UInt64.self)
                 for record in pending { segment.storeLE(sequence, at: record + 10) }
-                segment.storeLE(UInt32(pending.count), at: offset + Layout.recordHeaderSize)
+                segment.storeLE(UInt32(pending.count), at: offset + RecordFormat.headerSize)
                 pending.removeAll(keepingCapacity: true)
             } else {
                 pending.append(offset)
@@ -121,7 +91,7 @@ public enum Repair {
 
     /// Rewrites a manifest's segment count to fit its length (when the length can fit one).
     public static func manifestCount(_ manifest: inout [UInt8]) {
-        let extra = manifest.count - Layout.manifestFixedSize
+        let extra = manifest.count - Manifest.fixedSize
         guard extra >= 0, extra % 4 == 0 else { return }
         manifest.storeLE(UInt32(extra / 4), at: 12)
     }
@@ -130,7 +100,7 @@ public enum Repair {
     public static func manifestChecksum(_ manifest: inout [UInt8]) {
         guard manifest.count >= 4 else { return }
         let crcOffset = manifest.count - 4
-        manifest.storeLE(CRC32C.masked(manifest[0..<crcOffset]), at: crcOffset)
+        manifest.storeLE(maskedChecksum(manifest[..<crcOffset]), at: crcOffset)
     }
 }
 
@@ -138,13 +108,13 @@ public enum Repair {
 public enum Build {
     /// A manifest listing `segments` with `lastSequence`, with a valid checksum.
     public static func manifest(segments: [UInt32], lastSequence: UInt64) -> [UInt8] {
-        var bytes = Array("STRATAMF".utf8)
-        bytes.appendLE(UInt16(1))
+        var bytes = Manifest.magic
+        bytes.appendLE(Manifest.logOnlyVersion)
         bytes.appendLE(UInt16(0))
         bytes.appendLE(UInt32(segments.count))
         bytes.appendLE(lastSequence)
         for segment in segments { bytes.appendLE(segment) }
-        bytes.appendLE(CRC32C.masked(bytes))
+        bytes.appendLE(maskedChecksum(bytes[...]))
         return bytes
     }
 }

@@ -5,7 +5,7 @@
 // (damage is reported, never trusted), but must never trap, hang, allocate hugely, or throw
 // anything else. Anything else is turned into a `fatalError` so libFuzzer records the input.
 
-import StrataStorage
+@_spi(Testing) import StrataStorage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -280,12 +280,12 @@ public struct Fixtures: Sendable {
         rolledSegment1 = rolled.contents(of: FuzzPath.segment(1))!
         rolledSegment2 = rolled.contents(of: FuzzPath.segment(2)) ?? []
         precondition(!rolledSegment2.isEmpty, "fuzz fixtures: the rolled store did not roll")
-        precondition(emptySegment.count == Layout.segmentHeaderSize, "fuzz fixtures: header size changed")
+        precondition(emptySegment.count == SegmentHeader.size, "fuzz fixtures: a new store's segment is not its header alone")
         precondition(rolledSegment1.count > fuzzSegmentSize - 100, "fuzz fixtures: segment 1 is not nearly full")
     }
 
     /// The 64-byte header of segment 1.
-    public var segmentHeader: [UInt8] { Array(emptySegment.prefix(Layout.segmentHeaderSize)) }
+    public var segmentHeader: [UInt8] { Array(emptySegment.prefix(SegmentHeader.size)) }
 }
 
 /// Recovers the same files three ways — read-only, salvage, read-write — and checks that they

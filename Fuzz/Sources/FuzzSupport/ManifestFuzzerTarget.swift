@@ -30,7 +30,7 @@
 //
 // Seeds: Corpus/ManifestFuzzer, written by Tools/MakeSeeds.
 
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// Runs one ManifestFuzzer input (mode byte + bytes, see the file header). Traps on a bug.
 /// Returns -1 (do not add to the corpus) for inputs skipped as known issues, else 0.
@@ -70,7 +70,7 @@ public func runManifestInput(_ input: [UInt8]) -> CInt {
 /// The segment numbers a manifest lists, going by its length (not its count field, which may
 /// be anything): empty when the length cannot be a manifest's.
 func listedSegments(_ manifest: [UInt8]) -> [UInt32] {
-    let extra = manifest.count - Layout.manifestFixedSize
+    let extra = manifest.count - Manifest.fixedSize
     guard extra >= 0, extra % 4 == 0 else { return [] }
     return (0..<(extra / 4)).map { manifest.loadLE(at: 24 + 4 * $0, as: UInt32.self) }
 }

@@ -2,7 +2,7 @@
 // sync point (from the file system's sync hook, which runs before the sync takes effect) and
 // reopens the database from it.
 
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 extension OpsCrash {
     var policy: MemoryFileSystem.CrashPolicy {

@@ -23,7 +23,7 @@
 
 import Foundation
 @_spi(Testing) import Strata
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 /// The database side of one run.
 final class OpsRun {

@@ -5,10 +5,11 @@ import StrataStorage
 ///
 /// An open-addressing hash table with linear probing, at most half full, over one array of
 /// slots (a key and its position side by side, so a probe reads one cache line). Keys hash
-/// with `StorageKey.hash(seed:)` — a multiply for the short keys of integers, ObjectIds and
-/// UUIDs — under a random seed per table, mixed with the class id; `Dictionary`'s SipHash cost
-/// about a quarter of the work of adding an object. A removal shifts the following slots of its
-/// run back (no tombstones), so lookups stay short however many keys come and go.
+/// with `StorageKey.hash(seed:)` (StorageKey+SeededHash.swift) — a multiply for the short keys
+/// of integers and ObjectIds — under a random seed per table, mixed with the class id;
+/// `Dictionary`'s SipHash cost about a quarter of the work of adding an object. A removal
+/// shifts the following slots of its run back (no tombstones), so lookups stay short however
+/// many keys come and go.
 ///
 /// A value type with copy-on-write storage. Thread safety: none of its own; a write's table is
 /// used by the writing thread.

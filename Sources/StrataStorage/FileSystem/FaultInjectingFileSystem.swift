@@ -1,5 +1,6 @@
 // FaultInjectingFileSystem: wraps another file system and makes chosen operations fail
-// (EIO, ENOSPC, a failed fsync, a short write), by rules injected at run time.
+// (EIO, ENOSPC, a failed fsync, a short write), by rules injected at run time. A test double,
+// `@_spi(Testing)`.
 //
 // Thread safety: rules and counters sit behind one `Locked` mutex; every method may be called from any
 // thread at once. Whether a given operation fails is decided atomically when it starts.
@@ -12,15 +13,17 @@ import Musl
 /// A ``FileSystem`` that forwards to another and fails operations chosen by ``Fault`` rules.
 /// Files it opens are wrapped too, so their writes and syncs can fail.
 ///
+/// A test double: `@_spi(Testing)`, seen only through `@_spi(Testing) import StrataStorage`.
+///
 /// ```swift
 /// let fs = FaultInjectingFileSystem(wrapping: MemoryFileSystem())
 /// fs.inject(.failWrite(errno: ENOSPC, skip: 2))   // the 3rd write and all later ones fail
 /// ```
-public final class FaultInjectingFileSystem: FileSystem {
+@_spi(Testing) public final class FaultInjectingFileSystem: FileSystem {
     /// A rule that makes matching operations fail.
-    public struct Fault: Sendable {
+    @_spi(Testing) public struct Fault: Sendable {
         /// The operations a fault can target.
-        public enum Operation: Sendable, Equatable {
+        @_spi(Testing) public enum Operation: Sendable, Equatable {
             /// ``StorageFile/write(_:at:)`` on a file opened through this file system.
             case write
             /// ``StorageFile/sync()``.
@@ -36,7 +39,7 @@ public final class FaultInjectingFileSystem: FileSystem {
         }
 
         /// What happens to a matching operation.
-        public enum Effect: Sendable, Equatable {
+        @_spi(Testing) public enum Effect: Sendable, Equatable {
             /// Fails with `errno` (`EIO`, `ENOSPC`, …) without doing anything.
             case error(errno: Int32)
             /// For writes: writes the first `keepingBytes` bytes through, then fails with
@@ -45,19 +48,19 @@ public final class FaultInjectingFileSystem: FileSystem {
         }
 
         /// The operation targeted.
-        public var operation: Operation
+        @_spi(Testing) public var operation: Operation
         /// What a matching operation suffers.
-        public var effect: Effect
+        @_spi(Testing) public var effect: Effect
         /// Only paths containing this string match; `nil` matches any path.
-        public var pathContains: String?
+        @_spi(Testing) public var pathContains: String?
         /// How many matching operations succeed before the fault starts firing.
-        public var skip: Int
+        @_spi(Testing) public var skip: Int
         /// How many times the fault fires; `nil` means every matching operation after the
         /// skipped ones fails (a persistent fault).
-        public var times: Int?
+        @_spi(Testing) public var times: Int?
 
         /// Makes a fault rule.
-        public init(
+        @_spi(Testing) public init(
             _ operation: Operation, _ effect: Effect, pathContains: String? = nil, skip: Int = 0,
             times: Int? = nil
         ) {
@@ -69,7 +72,7 @@ public final class FaultInjectingFileSystem: FileSystem {
         }
 
         /// Fails writes with `errno` after `skip` successful ones, `times` times (`nil`: always).
-        public static func failWrite(
+        @_spi(Testing) public static func failWrite(
             errno: Int32 = EIO, pathContains: String? = nil, skip: Int = 0, times: Int? = nil
         ) -> Fault {
             Fault(.write, .error(errno: errno), pathContains: pathContains, skip: skip, times: times)
@@ -77,7 +80,7 @@ public final class FaultInjectingFileSystem: FileSystem {
 
         /// Fails file syncs with `errno` after `skip` successful ones, `times` times
         /// (`nil`: always).
-        public static func failSync(
+        @_spi(Testing) public static func failSync(
             errno: Int32 = EIO, pathContains: String? = nil, skip: Int = 0, times: Int? = nil
         ) -> Fault {
             Fault(.sync, .error(errno: errno), pathContains: pathContains, skip: skip, times: times)
@@ -85,7 +88,7 @@ public final class FaultInjectingFileSystem: FileSystem {
 
         /// Makes a write (after `skip` successful ones) write only `keepingBytes` bytes and fail
         /// with `errno`, `times` times (default once).
-        public static func shortWrite(
+        @_spi(Testing) public static func shortWrite(
             keepingBytes: Int, errno: Int32 = ENOSPC, pathContains: String? = nil, skip: Int = 0,
             times: Int? = 1
         ) -> Fault {
@@ -95,7 +98,7 @@ public final class FaultInjectingFileSystem: FileSystem {
 
         /// Fails any operation with `errno` after `skip` successful ones, `times` times
         /// (`nil`: always).
-        public static func fail(
+        @_spi(Testing) public static func fail(
             _ operation: Operation, errno: Int32 = EIO, pathContains: String? = nil,
             skip: Int = 0, times: Int? = nil
         ) -> Fault {
@@ -117,28 +120,28 @@ public final class FaultInjectingFileSystem: FileSystem {
     }
 
     /// The file system operations are forwarded to.
-    public let base: any FileSystem
+    @_spi(Testing) public let base: any FileSystem
     private let state = Locked(State())
 
     /// Wraps `base`; no faults are active until ``inject(_:)``.
-    public init(wrapping base: any FileSystem) { self.base = base }
+    @_spi(Testing) public init(wrapping base: any FileSystem) { self.base = base }
 
     /// Adds a fault rule. Rules are checked in the order they were added; the first that fires
     /// decides the effect, and every matching rule counts the operation toward its `skip`.
-    public func inject(_ fault: Fault) {
+    @_spi(Testing) public func inject(_ fault: Fault) {
         state.withLock { $0.rules.append(Rule(fault: fault)) }
     }
 
     /// Removes all fault rules (counters keep counting).
-    public func clearFaults() {
+    @_spi(Testing) public func clearFaults() {
         state.withLock { $0.rules = [] }
     }
 
     /// The number of file writes seen so far, failed ones included.
-    public var writeCount: Int { state.withLock { $0.writeCount } }
+    @_spi(Testing) public var writeCount: Int { state.withLock { $0.writeCount } }
 
     /// The number of syncs seen so far (file syncs and directory syncs), failed ones included.
-    public var syncCount: Int { state.withLock { $0.syncCount } }
+    @_spi(Testing) public var syncCount: Int { state.withLock { $0.syncCount } }
 
     /// Counts the operation and returns the effect of the first rule that fires, if any.
     func check(_ operation: Fault.Operation, paths: [String]) -> Fault.Effect? {
@@ -186,46 +189,48 @@ public final class FaultInjectingFileSystem: FileSystem {
 
     /// Opens a file through the base file system and wraps it.
     /// - Throws: an injected ``StrataError`` `.io`, or what the base file system throws.
-    public func open(_ path: String, mode: FileOpenMode) throws -> any StorageFile {
+    @_spi(Testing) public func open(_ path: String, mode: FileOpenMode) throws -> any StorageFile {
         try failIfInjected(.open, path: path)
         return FaultInjectingFile(base: try base.open(path, mode: mode), fileSystem: self)
     }
 
     /// Forwards to the base file system.
-    public func exists(_ path: String) -> Bool { base.exists(path) }
+    @_spi(Testing) public func exists(_ path: String) -> Bool { base.exists(path) }
 
     /// Forwards to the base file system.
     /// - Throws: what the base file system throws.
-    public func contentsOfDirectory(_ path: String) throws -> [String] {
+    @_spi(Testing) public func contentsOfDirectory(_ path: String) throws -> [String] {
         try base.contentsOfDirectory(path)
     }
 
     /// Forwards to the base file system.
     /// - Throws: what the base file system throws.
-    public func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+    @_spi(Testing) public func createDirectory(_ path: String) throws {
+        try base.createDirectory(path)
+    }
 
     /// Removes a file unless a `.remove` fault fires.
     /// - Throws: an injected ``StrataError`` `.io`, or what the base file system throws.
-    public func removeFile(_ path: String) throws {
+    @_spi(Testing) public func removeFile(_ path: String) throws {
         try failIfInjected(.remove, path: path)
         try base.removeFile(path)
     }
 
     /// Renames unless a `.rename` fault fires (its path filter matches either path).
     /// - Throws: an injected ``StrataError`` `.io`, or what the base file system throws.
-    public func rename(_ source: String, to destination: String) throws {
+    @_spi(Testing) public func rename(_ source: String, to destination: String) throws {
         try failIfInjected(.rename, path: source, paths: [source, destination])
         try base.rename(source, to: destination)
     }
 
     /// Syncs a directory unless a `.syncDirectory` fault fires.
     /// - Throws: an injected ``StrataError`` `.io`, or what the base file system throws.
-    public func syncDirectory(_ path: String) throws {
+    @_spi(Testing) public func syncDirectory(_ path: String) throws {
         try failIfInjected(.syncDirectory, path: path)
         try base.syncDirectory(path)
     }
 
     /// Forwards to the base file system.
     /// - Throws: what the base file system throws.
-    public func lock(_ path: String) throws -> any FileLock { try base.lock(path) }
+    @_spi(Testing) public func lock(_ path: String) throws -> any FileLock { try base.lock(path) }
 }

@@ -9,9 +9,12 @@ import Musl
 /// Three implementations ship with StrataStorage:
 /// - ``PosixFileSystem``: the real one (`open`, `pwrite`, `fsync`, `flock`, `mmap`).
 /// - ``MemoryFileSystem``: files in memory that remember what was synced, and can produce the
-///   state a crash would leave behind (for crash tests).
-/// - ``FaultInjectingFileSystem``: wraps another file system and makes chosen operations fail
-///   (`EIO`, `ENOSPC`, a failed `fsync`, a short write).
+///   state a crash would leave behind (for crash tests; the crash images and the other test
+///   controls are `@_spi(Testing)`).
+/// - `FaultInjectingFileSystem` (`@_spi(Testing)`): wraps another file system and makes chosen
+///   operations fail (`EIO`, `ENOSPC`, a failed `fsync`, a short write).
+///
+/// Test code reaches the `@_spi(Testing)` parts with `@_spi(Testing) import StrataStorage`.
 ///
 /// Paths are plain strings with `/` separators. Implementations are safe to use from any
 /// thread.

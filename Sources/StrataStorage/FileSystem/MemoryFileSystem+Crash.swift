@@ -1,11 +1,12 @@
-// Power-loss simulation for MemoryFileSystem: crash policies and `crashImage(_:)`.
+// Power-loss simulation for MemoryFileSystem: crash policies and `crashImage(_:)`, all
+// `@_spi(Testing)` (seen through `@_spi(Testing) import StrataStorage`).
 //
 // Thread safety: `crashImage` reads the state under the file system's lock and builds a new,
 // independent file system. `CrashPolicy` is an immutable Sendable value.
 
 extension MemoryFileSystem {
     /// What a simulated power loss does to one unsynced write.
-    public enum UnsyncedWriteFate: Sendable, Equatable {
+    @_spi(Testing) public enum UnsyncedWriteFate: Sendable, Equatable {
         /// The whole write reached the disk.
         case keep
         /// None of the write reached the disk.
@@ -17,7 +18,7 @@ extension MemoryFileSystem {
     }
 
     /// Decides which unsynced changes survive a simulated power loss.
-    public struct CrashPolicy: Sendable {
+    @_spi(Testing) public struct CrashPolicy: Sendable {
         enum Kind: Sendable {
             case keepAll
             case dropAll
@@ -28,24 +29,24 @@ extension MemoryFileSystem {
         let kind: Kind
 
         /// Every unsynced write, truncate and directory change survives.
-        public static let keepAll = CrashPolicy(kind: .keepAll)
+        @_spi(Testing) public static let keepAll = CrashPolicy(kind: .keepAll)
 
         /// Every unsynced write and truncate is lost, and directory entries revert to their
         /// durable state.
-        public static let dropAll = CrashPolicy(kind: .dropAll)
+        @_spi(Testing) public static let dropAll = CrashPolicy(kind: .dropAll)
 
         /// Each unsynced write is independently kept, dropped or torn at a random sector count;
         /// each unsynced truncate and each unsynced directory change (creation, removal, rename
         /// — a rename stays atomic) is independently kept or lost. The same seed on the same
         /// file system state gives the same image.
-        public static func random(seed: UInt64) -> CrashPolicy {
+        @_spi(Testing) public static func random(seed: UInt64) -> CrashPolicy {
             CrashPolicy(kind: .random(seed: seed))
         }
 
         /// Asks `fate` about each unsynced write, given the file's path in the image and the
         /// write's index (0-based) among that file's unsynced writes. Unsynced truncates and
         /// directory changes are kept.
-        public static func custom(
+        @_spi(Testing) public static func custom(
             _ fate: @escaping @Sendable (_ path: String, _ writeIndex: Int) -> UnsyncedWriteFate
         ) -> CrashPolicy {
             CrashPolicy(kind: .custom(fate))
@@ -57,7 +58,7 @@ extension MemoryFileSystem {
     /// contents with the unsynced writes and truncates the policy keeps, applied in order. In
     /// the image everything is durable; it has no sync hook, locks or open files, and a sync
     /// count of 0.
-    public func crashImage(_ policy: CrashPolicy) -> MemoryFileSystem {
+    @_spi(Testing) public func crashImage(_ policy: CrashPolicy) -> MemoryFileSystem {
         let image = locked { state in
             var decider = CrashDecider(policy: policy)
             var entries = state.durableEntries

@@ -1,29 +1,30 @@
 // MemoryFileSystem test controls: the sync counter and hook, and direct access to file
-// contents (read, corrupt, replace) for tests and fuzzers.
+// contents (read, corrupt, replace) for tests and fuzzers. All `@_spi(Testing)`: a client sees
+// them only through `@_spi(Testing) import StrataStorage`.
 //
 // Thread safety: each method runs under the file system's lock, like the rest of the type.
 
 extension MemoryFileSystem {
     /// The number of syncs so far (file syncs plus directory syncs), counting ones a hook made
     /// fail.
-    public var syncCount: Int { locked { $0.syncCount } }
+    @_spi(Testing) public var syncCount: Int { locked { $0.syncCount } }
 
     /// Sets (or, with `nil`, removes) a function called before each sync takes effect. If it
     /// throws, the sync fails with that error and changes nothing. It runs outside the file
     /// system's lock and may call back into it (``crashImage(_:)``, …).
-    public func setSyncHook(_ hook: (@Sendable (SyncEvent) throws -> Void)?) {
+    @_spi(Testing) public func setSyncHook(_ hook: (@Sendable (SyncEvent) throws -> Void)?) {
         locked { $0.syncHook = hook }
     }
 
     /// The current contents of the file at `path`, or `nil` when there is none.
-    public func contents(of path: String) -> [UInt8]? {
+    @_spi(Testing) public func contents(of path: String) -> [UInt8]? {
         let path = MemoryPath.normalize(path)
         return locked { state in state.entries[path].map { state.inodes[$0]!.current } }
     }
 
     /// Overwrites bytes of a file's current *and* durable contents (extending them with zeros
     /// if needed), to simulate corruption on disk. Does nothing when the file does not exist.
-    public func corrupt(path: String, at offset: Int, with bytes: [UInt8]) {
+    @_spi(Testing) public func corrupt(path: String, at offset: Int, with bytes: [UInt8]) {
         let path = MemoryPath.normalize(path)
         locked { state in
             guard let id = state.entries[path] else { return }
@@ -34,7 +35,7 @@ extension MemoryFileSystem {
 
     /// Creates or replaces a file whose contents and name are durable at once (creating its
     /// directories too).
-    public func setContents(_ bytes: [UInt8], of path: String) {
+    @_spi(Testing) public func setContents(_ bytes: [UInt8], of path: String) {
         let path = MemoryPath.normalize(path)
         locked { state in
             Self.addDirectories(MemoryPath.parent(of: path), to: &state)

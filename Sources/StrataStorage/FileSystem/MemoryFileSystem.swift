@@ -1,5 +1,6 @@
-// MemoryFileSystem: files in memory for tests. It remembers what was made durable (file syncs,
-// directory syncs) so that `crashImage(_:)` can build the state a power loss would leave.
+// MemoryFileSystem: files in memory, for tests and for a store that need not outlive its
+// process. It remembers what was made durable (file syncs, directory syncs) so that
+// `crashImage(_:)` can build the state a power loss would leave.
 //
 // Thread safety: all state sits behind one lock; every method may be called from any thread at
 // once. Sync hooks run outside the lock, so a hook may call back into the file system (for
@@ -17,20 +18,26 @@ import Musl
 /// writes and truncates since. Directory entries are tracked the same way: creations, removals
 /// and renames become durable only through ``syncDirectory(_:)`` on the directory concerned
 /// (syncing a file does not make its name durable). Directories themselves are durable as soon
-/// as ``createDirectory(_:)`` returns. ``crashImage(_:)`` returns a new file system with what a
-/// power loss right now would leave, under a ``CrashPolicy``.
+/// as ``createDirectory(_:)`` returns.
+///
+/// The type and its ``FileSystem`` conformance are public: a store may run in memory. Its test
+/// controls are `@_spi(Testing)`, seen only through `@_spi(Testing) import StrataStorage`:
+/// `crashImage(_:)` returns a new file system with what a power loss right now would leave,
+/// under a `CrashPolicy`; `setSyncHook(_:)`, `syncCount`, `contents(of:)`,
+/// `corrupt(path:at:with:)` and `setContents(_:of:)` watch syncs and reach into file contents.
 ///
 /// Opening a file requires its directory to exist, as on a real file system. Paths are
 /// normalized (`a//b/` is `a/b`).
 public final class MemoryFileSystem: FileSystem, @unchecked Sendable {
-    /// What a sync hook is told before a sync takes effect.
-    public struct SyncEvent: Sendable, Equatable {
+    /// What a sync hook (`setSyncHook(_:)`) is told before a sync takes effect.
+    /// `@_spi(Testing)`.
+    @_spi(Testing) public struct SyncEvent: Sendable, Equatable {
         /// The sync's number, starting at 1 (file and directory syncs share the count).
-        public let number: Int
+        @_spi(Testing) public let number: Int
         /// The file or directory being synced.
-        public let path: String
+        @_spi(Testing) public let path: String
         /// Whether this is a ``MemoryFileSystem/syncDirectory(_:)``.
-        public let isDirectory: Bool
+        @_spi(Testing) public let isDirectory: Bool
     }
 
     private let mutex = Locked<Void>(())

@@ -16,7 +16,15 @@
 ///
 /// Thread safety: every member is a pure function of its arguments; the lookup tables are an
 /// immutable `static let` initialised once, atomically, by the runtime. Call from any thread.
-enum CRC32C {
+///
+/// `@_spi(Testing)`: through `@_spi(Testing) import StrataStorage`, tests, fuzzers and
+/// corruption tools see ``checksum(_:extending:)``, ``checksum(_:)`` and ``mask(_:)``, so that
+/// they recompute the checksums of bytes they damaged exactly as the engine does:
+///
+/// ```swift
+/// let stored = CRC32C.mask(CRC32C.checksum(Array(header[..<SegmentHeader.checksumOffset])))
+/// ```
+@_spi(Testing) public enum CRC32C {
     /// The reflected Castagnoli polynomial.
     static let polynomial: UInt32 = 0x82F6_3B78
 
@@ -45,7 +53,10 @@ enum CRC32C {
 
     /// The CRC-32C of `bytes`, continuing from `crc` (the checksum of the bytes before them, or 0
     /// to start afresh).
-    static func checksum(_ bytes: UnsafeRawBufferPointer, extending crc: UInt32 = 0) -> UInt32 {
+    /// - Complexity: O(n) in `bytes.count`.
+    @_spi(Testing) public static func checksum(
+        _ bytes: UnsafeRawBufferPointer, extending crc: UInt32 = 0
+    ) -> UInt32 {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
         return table.withUnsafeBufferPointer { table in
             ~update(~crc, base, bytes.count, table.baseAddress.unsafelyUnwrapped)
@@ -53,12 +64,13 @@ enum CRC32C {
     }
 
     /// The CRC-32C of `bytes`.
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    /// - Complexity: O(n) in `bytes.count`.
+    @_spi(Testing) public static func checksum(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 
     /// Masks a CRC for storage (rotate right by 15 bits, then add a constant).
-    static func mask(_ crc: UInt32) -> UInt32 {
+    @_spi(Testing) public static func mask(_ crc: UInt32) -> UInt32 {
         ((crc >> 15) | (crc << 17)) &+ maskDelta
     }
 

@@ -43,11 +43,15 @@ enum RecordKind: UInt8, Sendable {
 }
 
 /// Constants of the record frame. Part of the on-disk format.
-enum RecordFormat {
+///
+/// `@_spi(Testing)`: through `@_spi(Testing) import StrataStorage`, tests and fuzzers that walk
+/// the records of a segment see ``headerSize`` and ``commitPayloadSize``; the other constants
+/// stay internal.
+@_spi(Testing) public enum RecordFormat {
     /// Bytes before the payload: crc(4) + length(4) + kind(1) + flags(1) + sequence(8).
-    static let headerSize = 18
+    @_spi(Testing) public static let headerSize = 18
     /// Bytes of a commit record's payload.
-    static let commitPayloadSize = 16
+    @_spi(Testing) public static let commitPayloadSize = 16
     /// Bytes of a whole commit record.
     static let commitRecordSize = headerSize + commitPayloadSize
     /// Flag bit: the value of a put is zstd-compressed and preceded by its raw length.

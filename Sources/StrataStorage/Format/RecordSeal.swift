@@ -17,19 +17,30 @@
 // A value; `Sendable`.
 
 /// How the record checksums of one segment are seeded.
-struct RecordSeal: Sendable, Equatable {
+///
+/// `@_spi(Testing)`: through `@_spi(Testing) import StrataStorage`, code that re-checksums a
+/// damaged record sees ``init(salt:)``, ``unsalted`` and ``seed(at:)``:
+///
+/// ```swift
+/// // `record`: the bytes of a record that starts at `offset` in a segment salted with `salt`.
+/// let seal = RecordSeal(salt: salt)  // RecordSeal.unsalted in a version-1 segment
+/// let crc = record[4...].withUnsafeBytes { CRC32C.checksum($0, extending: seal.seed(at: offset)) }
+/// let stored = CRC32C.mask(crc)
+/// ```
+@_spi(Testing) public struct RecordSeal: Sendable, Equatable {
     /// The segment's salt; nil for a version-1 segment, whose checksums are unseeded.
     let salt: UInt32?
     /// The CRC-32C of the salt's four bytes, computed once per segment.
     private let saltCRC: UInt32
 
-    init(salt: UInt32?) {
+    /// The seal of a segment whose header holds `salt`; `nil` for a version-1 segment.
+    @_spi(Testing) public init(salt: UInt32?) {
         self.salt = salt
         self.saltCRC = salt.map { salt in withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) } } ?? 0
     }
 
     /// The seal of version-1 segments: no seed.
-    static let unsalted = RecordSeal(salt: nil)
+    @_spi(Testing) public static let unsalted = RecordSeal(salt: nil)
 
     /// A seal with a new random salt, for a segment being created.
     static func random() -> RecordSeal {
@@ -39,7 +50,7 @@ struct RecordSeal: Sendable, Equatable {
 
     /// The CRC to extend over the bytes [4, 18 + length) of a record that starts at `offset`.
     @inline(__always)
-    func seed(at offset: Int) -> UInt32 {
+    @_spi(Testing) public func seed(at offset: Int) -> UInt32 {
         guard salt != nil else { return 0 }
         return withUnsafeBytes(of: UInt64(truncatingIfNeeded: offset).littleEndian) {
             CRC32C.checksum($0, extending: saltCRC)

@@ -41,13 +41,25 @@
 // - crc: masked CRC-32C of bytes [0, 60).
 
 /// The header of a segment file.
-struct SegmentHeader: Equatable, Sendable {
-    static let size = 64
+///
+/// `@_spi(Testing)`: through `@_spi(Testing) import StrataStorage`, code that re-checksums a
+/// damaged segment sees the layout facts it needs: ``size``, ``versionOffset``,
+/// ``currentVersion``, ``unsaltedVersion``, ``saltOffset`` and ``checksumOffset``. Decoding
+/// and encoding stay internal.
+@_spi(Testing) public struct SegmentHeader: Equatable, Sendable {
+    /// The header's size in bytes; records start at this offset.
+    @_spi(Testing) public static let size = 64
     static let magic: [UInt8] = Array("STRATASG".utf8)
+    /// Where the little-endian UInt16 version lies in the header.
+    @_spi(Testing) public static let versionOffset = 8
     /// The version this build writes.
-    static let currentVersion: UInt16 = 2
+    @_spi(Testing) public static let currentVersion: UInt16 = 2
     /// The version before record checksums were salted; still read.
-    static let unsaltedVersion: UInt16 = 1
+    @_spi(Testing) public static let unsaltedVersion: UInt16 = 1
+    /// Where the little-endian UInt32 salt lies in a header of a salted version.
+    @_spi(Testing) public static let saltOffset = 25
+    /// Where the masked CRC-32C of the bytes before it lies: the header's last 4 bytes.
+    @_spi(Testing) public static let checksumOffset = 60
 
     var version: UInt16 = SegmentHeader.currentVersion
     var segmentNumber: UInt32
@@ -80,7 +92,7 @@ struct SegmentHeader: Equatable, Sendable {
         if version != Self.unsaltedVersion { bytes.appendLittleEndian(salt) }
         bytes.append(contentsOf: repeatElement(0, count: Self.sealedLengthOffset - bytes.count))
         bytes.appendLittleEndian(sealedLength)
-        bytes.append(contentsOf: repeatElement(0, count: 60 - bytes.count))
+        bytes.append(contentsOf: repeatElement(0, count: Self.checksumOffset - bytes.count))
         bytes.appendLittleEndian(CRC32C.mask(CRC32C.checksum(bytes)))
         return bytes
     }
@@ -97,19 +109,20 @@ struct SegmentHeader: Equatable, Sendable {
         guard bytes[0..<8].elementsEqual(magic) else {
             throw StrataError.corrupt("not a Strata segment (bad magic)", file: file, offset: 0)
         }
-        let stored = CRC32C.unmask(bytes.loadLittleEndian(at: 60, as: UInt32.self))
-        guard stored == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<60])) else {
+        let stored = CRC32C.unmask(bytes.loadLittleEndian(at: checksumOffset, as: UInt32.self))
+        guard stored == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<checksumOffset])) else {
             throw StrataError.corrupt("segment header checksum mismatch", file: file, offset: 0)
         }
-        let version = bytes.loadLittleEndian(at: 8, as: UInt16.self)
+        let version = bytes.loadLittleEndian(at: versionOffset, as: UInt16.self)
         guard version != 0 else {
-            throw StrataError.corrupt("segment format version 0 was never written", file: file, offset: 8)
+            throw StrataError.corrupt(
+                "segment format version 0 was never written", file: file, offset: versionOffset)
         }
         guard (unsaltedVersion...currentVersion).contains(version) else {
             throw StrataError(
                 .unsupportedFormat,
                 "segment format version \(version) is not supported (this build reads versions \(unsaltedVersion) to \(currentVersion)); open it with a newer Strata",
-                file: file, offset: 8)
+                file: file, offset: versionOffset)
         }
         let headerSize = bytes.loadLittleEndian(at: 10, as: UInt16.self)
         guard headerSize == size else {
@@ -133,7 +146,9 @@ struct SegmentHeader: Equatable, Sendable {
                 file: file, offset: 24)
         }
         header.kind = kind
-        if version != unsaltedVersion { header.salt = bytes.loadLittleEndian(at: 25, as: UInt32.self) }
+        if version != unsaltedVersion {
+            header.salt = bytes.loadLittleEndian(at: saltOffset, as: UInt32.self)
+        }
         header.sealedLength = bytes.loadLittleEndian(at: sealedLengthOffset, as: UInt64.self)
         return header
     }

@@ -1,6 +1,6 @@
 // StorageKey: the key of a record, a short byte string.
 //
-// Keys of up to 15 bytes (every integer, ObjectId and UUID key of the object layer) are held
+// Keys of up to 15 bytes (every integer and ObjectId key of the object layer) are held
 // inline in two words, with no heap allocation, so hashing and comparing them is a few
 // instructions. Longer keys live in an array.
 //
@@ -176,27 +176,6 @@ extension StorageKey: CustomStringConvertible {
 }
 
 extension StorageKey {
-    /// A hash of the key under `seed`, for hash tables of keys that keep their own: for a key
-    /// held inline, one 64 × 64 → 128-bit multiply of its two words mixed with the seed (the
-    /// step wyhash is built on), a few instructions where `Hasher` takes about a hundred; for a
-    /// longer key, `Hasher` over its bytes. Keep `seed` random and private to the table (a
-    /// known seed lets an adversary choose keys that collide).
-    /// - Complexity: O(1) for a key of 15 bytes or fewer, O(n) in its length otherwise.
-    @inlinable
-    public func hash(seed: UInt64) -> UInt64 {
-        switch representation {
-        case .inline(let w0, let w1):
-            let product = (w0 ^ seed ^ 0xA076_1D64_78BD_642F)
-                .multipliedFullWidth(by: w1 ^ (seed &* 0x9E37_79B9_7F4A_7C15) ^ 0xE703_7ED1_A0B4_28DB)
-            return product.high ^ product.low
-        case .heap(let bytes):
-            var hasher = Hasher()
-            hasher.combine(seed)
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-            return UInt64(bitPattern: Int64(hasher.finalize()))
-        }
-    }
-
     /// Hashes the key's representation: the two words of an inline key (no case tag: the length
     /// byte in the second word already tells keys apart), the bytes of a longer one.
     @inlinable

@@ -26,14 +26,22 @@
 // A MANIFEST.tmp found at open is a leftover of a crash before the rename and is removed.
 
 /// The decoded contents of a MANIFEST file.
-struct Manifest: Equatable, Sendable {
+///
+/// `@_spi(Testing)`: through `@_spi(Testing) import StrataStorage`, fuzzers that build or
+/// repair a MANIFEST see ``magic``, ``logOnlyVersion`` and ``fixedSize``. Decoding, encoding
+/// and installing stay internal.
+@_spi(Testing) public struct Manifest: Equatable, Sendable {
     static let fileName = "MANIFEST"
     static let temporaryName = "MANIFEST.tmp"
-    static let magic: [UInt8] = Array("STRATAMF".utf8)
+    /// The first 8 bytes of every MANIFEST: "STRATAMF".
+    @_spi(Testing) public static let magic: [UInt8] = Array("STRATAMF".utf8)
     /// The newest version this build reads and writes.
     static let currentVersion: UInt16 = 2
     /// The version of a manifest whose list names no compacted segment.
-    static let logOnlyVersion: UInt16 = 1
+    @_spi(Testing) public static let logOnlyVersion: UInt16 = 1
+    /// The size of a MANIFEST without its segment list: magic(8) + version(2) + reserved(2) +
+    /// count(4) + last sequence(8) + crc(4). Each listed segment adds 4 bytes.
+    @_spi(Testing) public static let fixedSize = 28
     /// More segments than this in one manifest is treated as corruption (guards allocation).
     static let maxSegments = 1 << 20
 
@@ -69,14 +77,14 @@ struct Manifest: Equatable, Sendable {
     /// - Throws: ``StrataError`` `.corruption` naming `file` and offset, or `.unsupportedFormat`.
     static func decode(_ bytes: [UInt8], file: String) throws -> Manifest {
         try bytes.withUnsafeBytes { raw in
-            guard raw.count >= 28 else {
+            guard raw.count >= fixedSize else {
                 throw StrataError.corrupt("manifest cut short (\(raw.count) bytes)", file: file, offset: 0)
             }
             guard raw[0..<8].elementsEqual(magic) else {
                 throw StrataError.corrupt("not a Strata manifest (bad magic)", file: file, offset: 0)
             }
             let count = Int(raw.loadLittleEndian(at: 12, as: UInt32.self))
-            guard count <= maxSegments, raw.count == 28 + 4 * count else {
+            guard count <= maxSegments, raw.count == fixedSize + 4 * count else {
                 throw StrataError.corrupt(
                     "manifest declares \(count) segments but holds \(raw.count) bytes", file: file, offset: 12)
             }
@@ -126,7 +134,7 @@ struct Manifest: Equatable, Sendable {
         let file = try fileSystem.open(path, mode: .readOnly)
         defer { try? file.close() }
         let size = try file.size()
-        guard size <= 28 + 4 * maxSegments else {
+        guard size <= fixedSize + 4 * maxSegments else {
             throw StrataError.corrupt("manifest of \(size) bytes is too large", file: path, offset: 0)
         }
         return try decode(try file.readExactly(size, at: 0), file: path)

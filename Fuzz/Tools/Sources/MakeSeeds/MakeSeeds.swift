@@ -21,7 +21,7 @@ import Glibc
 import Musl
 #endif
 import FuzzSupport
-import StrataStorage
+@_spi(Testing) import StrataStorage
 
 // MARK: - Files
 
@@ -123,9 +123,9 @@ let unsynced = makeStore(durability: .none) { store in
 
 let fixtures = Fixtures.shared
 let header = fixtures.segmentHeader
-let commitRecordSize = Layout.recordHeaderSize + 16
+let commitRecordSize = RecordFormat.headerSize + RecordFormat.commitPayloadSize
 
-func records(_ segment: [UInt8]) -> [UInt8] { Array(segment.dropFirst(Layout.segmentHeaderSize)) }
+func records(_ segment: [UInt8]) -> [UInt8] { Array(segment.dropFirst(SegmentHeader.size)) }
 
 func flipping(_ bytes: [UInt8], at offset: Int) -> [UInt8] {
     var copy = bytes
@@ -154,7 +154,7 @@ let segmentSeeds: [(String, [UInt8])] = [
     ("torn-unsynced", [0x01] + records(unsynced).dropLast(20)),
     ("zero-filled-tail", [0x00] + rich + [UInt8](repeating: 0, count: 200)),
     ("uncommitted-last-transaction", [0x00] + rich.dropLast(commitRecordSize)),
-    ("damage-before-synced-commit", [0x00] + flipping(rich, at: Layout.segmentHeaderSize + 20)),
+    ("damage-before-synced-commit", [0x00] + flipping(rich, at: SegmentHeader.size + 20)),
     ("damage-in-unsynced", [0x01] + flipping(records(unsynced), at: 20)),
     ("sealed-segment-of-rolled-store", [0x00] + fixtures.rolledSegment1),
     ("header-says-segment-2", [0x00] + fixtures.rolledSegment2),
