@@ -64,13 +64,29 @@ final class ObjectQuery: @unchecked Sendable {
         return sharedCache.withLock { $0.version == version }
     }
 
-    /// The number of matches; O(1) for every object of a class outside a write.
+    /// The number of matches; O(1) for every object of a class outside a write, a pass over
+    /// cached columns for a predicate on the class's own properties.
     var count: Int {
         if isWholeClass, database.transaction == nil {
             _ = database.readVersion()
             return database.snapshot.count(in: Keyspace(schema.classID))
         }
+        if distinctPaths.isEmpty, !isEvaluated(at: database.readVersion()), let matches = columnMatches() {
+            return matches.matches.reduce(0) { $1 ? $0 + 1 : $0 }
+        }
         return rows.count
+    }
+
+    /// For a query over the whole class whose predicate reads only the class's own properties
+    /// against constants, outside a write: the class's columns (holding `also` too) and which
+    /// rows match. Nil otherwise.
+    func columnMatches(also extra: Set<Int> = []) -> (columns: ClassColumns, matches: [Bool])? {
+        guard case .all = source, database.transaction == nil else { return nil }
+        guard let properties = predicate.map(ColumnPredicate.properties(of:)) ?? [] else { return nil }
+        guard let columns = database.columns(of: schema, reading: properties.union(extra)) else { return nil }
+        let matches = predicate.map { ColumnPredicate.evaluate($0, columns) }
+            ?? [Bool](repeating: true, count: columns.entries.count)
+        return (columns, matches)
     }
 
     /// The match at `position`, as a managed object.
@@ -95,6 +111,7 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     private func evaluate() -> [ResultRow] {
+        if !isWholeClass, let evaluation = evaluateOnColumns() { return ordered(evaluation) }
         let evaluator = QueryEvaluator(database: database)
         var rows: [ResultRow] = []
         var sortValues: [[FieldValue]] = [], distinctValues: [[FieldValue]] = []
@@ -134,15 +151,45 @@ final class ObjectQuery: @unchecked Sendable {
                 }
             }
         }
-        if sortKeys.isEmpty && distinctPaths.isEmpty { return rows }
-        var order = Array(rows.indices)
-        if !sortKeys.isEmpty { order = sorted(order, by: sortValues) }
+        return ordered(Evaluation(rows: rows, sortValues: sortValues, distinctValues: distinctValues))
+    }
+
+    /// Matches with the values they sort and are made distinct by, one array per match.
+    private struct Evaluation {
+        var rows: [ResultRow]
+        var sortValues: [[FieldValue]]
+        var distinctValues: [[FieldValue]]
+    }
+
+    /// The matches sorted, then made distinct.
+    private func ordered(_ evaluation: Evaluation) -> [ResultRow] {
+        if sortKeys.isEmpty && distinctPaths.isEmpty { return evaluation.rows }
+        var order = Array(evaluation.rows.indices)
+        if !sortKeys.isEmpty { order = sorted(order, by: evaluation.sortValues) }
         if !distinctPaths.isEmpty {
             // The first match of each combination of stored values, in the sorted order.
             var seen = Set<[FieldValue]>()
-            order = order.filter { seen.insert(distinctValues[$0]).inserted }
+            order = order.filter { seen.insert(evaluation.distinctValues[$0]).inserted }
         }
-        return order.map { rows[$0] }
+        return order.map { evaluation.rows[$0] }
+    }
+
+    /// The evaluation read from the class's columns, when the predicate, the sort keys and the
+    /// distinct key paths all read the class's own properties (see `columnMatches`).
+    private func evaluateOnColumns() -> Evaluation? {
+        let sortIndices = sortKeys.map { ColumnPredicate.property(of: .path($0.path)) }
+        let distinctIndices = distinctPaths.map { ColumnPredicate.property(of: .path($0)) }
+        guard !sortIndices.contains(nil), !distinctIndices.contains(nil) else { return nil }
+        let sortColumns = sortIndices.compactMap { $0 }, distinctColumns = distinctIndices.compactMap { $0 }
+        guard let (columns, matches) = columnMatches(also: Set(sortColumns + distinctColumns)) else { return nil }
+        var evaluation = Evaluation(rows: [], sortValues: [], distinctValues: [])
+        let sortValues = sortColumns.map(columns.column), distinctValues = distinctColumns.map(columns.column)
+        for (position, entry) in columns.entries.enumerated() where matches[position] {
+            evaluation.rows.append(ResultRow(key: ObjectKey(classID: schema.classID, key: entry.key), source: .record(entry)))
+            if !sortValues.isEmpty { evaluation.sortValues.append(sortValues.map { $0[position] }) }
+            if !distinctValues.isEmpty { evaluation.distinctValues.append(distinctValues.map { $0[position] }) }
+        }
+        return evaluation
     }
 
     /// Flags for the properties `mark` sets, one per property of the class.
