@@ -79,3 +79,33 @@ final class ColumnQueryTests: DatabaseTestCase {
         XCTAssertEqual(frozen.objects(Person.self).where { $0.large >= 0 }.count, frozenCount)
     }
 }
+
+final class IndexedInQueryTests: DatabaseTestCase {
+    func testInOnAnIndexedPropertyOrThePrimaryKeyAgreesWithAScan() throws {
+        let db = try open()
+        var ids: [ObjectId] = []
+        try db.write {
+            for index in 0..<60 {
+                let person = Person()
+                person.name = "n\(index % 10)"
+                try db.add(person)
+                ids.append(person._id)
+            }
+        }
+        let names = ["n1", "n3", "n3", "nobody"]
+        let byIndex = db.objects(Person.self).where { $0.name.in(names) }
+        XCTAssertEqual(byIndex.count, 12)
+        // `FALSEPREDICATE OR` keeps the index from answering: a scan.
+        let byScan = db.objects(Person.self).filter("FALSEPREDICATE OR name IN %@", names)
+        XCTAssertEqual(Set(byIndex.map(\._id)), Set(byScan.map(\._id)))
+        XCTAssertEqual(db.objects(Person.self).filter("name IN {}").count, 0)
+        let someIDs = [ids[3], ids[40], ids[3]]
+        XCTAssertEqual(Set(db.objects(Person.self).where { $0._id.in(someIDs) }.map(\._id)), [ids[3], ids[40]])
+        XCTAssertEqual(db.objects(Person.self).where { $0._id.in(someIDs) }.count, 2)
+        try db.write {
+            // Inside a write the index sees the write's own changes.
+            db.objects(Person.self).where { $0._id == ids[3] }.first!.name = "n7"
+            XCTAssertEqual(db.objects(Person.self).where { $0.name.in(["n3"]) }.count, 5)
+        }
+    }
+}

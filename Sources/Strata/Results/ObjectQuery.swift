@@ -82,6 +82,8 @@ final class ObjectQuery: @unchecked Sendable {
     /// rows match. Nil otherwise.
     func columnMatches(also extra: Set<Int> = []) -> (columns: ClassColumns, matches: [Bool])? {
         guard case .all = source, database.transaction == nil else { return nil }
+        // An equality an index answers reads fewer objects than any pass over the class.
+        if let predicate, Self.equalityTerm(in: predicate, schema: schema) != nil { return nil }
         guard let properties = predicate.map(ColumnPredicate.properties(of:)) ?? [] else { return nil }
         guard let columns = database.columns(of: schema, reading: properties.union(extra)) else { return nil }
         let matches = predicate.map { ColumnPredicate.evaluate($0, columns) }
@@ -210,30 +212,44 @@ final class ObjectQuery: @unchecked Sendable {
         }
     }
 
-    /// The keys that may match when the predicate requires equality on the primary key or an
-    /// indexed property; nil when every object of the class must be looked at.
+    /// The keys that may match when the predicate requires equality with one value or one of a
+    /// list (`IN`) on the primary key or an indexed property; nil when every object of the
+    /// class must be looked at.
     private func indexedCandidates(_ predicate: QueryNode) -> [ObjectKey]? {
-        guard let (property, value) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
-        if property.isPrimaryKey {
-            guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { return [] }
-            return [ObjectKey(classID: schema.classID, key: key)]
+        guard let (property, values) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
+        var keys: [ObjectKey] = []
+        for value in values {
+            if property.isPrimaryKey {
+                guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { continue }
+                keys.append(ObjectKey(classID: schema.classID, key: key))
+            } else {
+                keys += database.indexLookup(schema: schema, property: property, value: value)
+            }
         }
-        return database.indexLookup(schema: schema, property: property, value: value)
+        if values.count < 2 { return keys }
+        var seen = Set<ObjectKey>()
+        return keys.filter { seen.insert($0).inserted }.sorted { $0.key < $1.key }
     }
 
-    /// An `property == constant` term on a primary-key or indexed property that every match
-    /// must satisfy (the predicate itself, or one side of a top-level `&&`).
-    static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, FieldValue)? {
+    /// A `property == constant` or `property IN {…}` term on a primary-key or indexed property
+    /// that every match must satisfy (the predicate itself, or one side of a top-level `&&`),
+    /// with its values.
+    static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, [FieldValue])? {
         switch node {
         case .compare(let comparison):
             guard comparison.op == .equal, comparison.quantifier == .any, comparison.options.isEmpty,
-                  case .path(let path) = comparison.lhs, path.steps.count == 1,
-                  case .property(let index, _, false) = path.steps[0],
-                  case .constant(let value) = comparison.rhs else { return nil }
+                  let index = ColumnPredicate.property(of: comparison.lhs) else { return nil }
+            let values: [FieldValue]
+            switch comparison.rhs {
+            case .constant(let value): values = [value]
+            case .list(let list): values = list
+            default: return nil
+            }
             let property = schema.properties[index]
             // The index holds stored values; a constant of another kind (a Double against an
             // Int property) compares numerically, so it must scan.
-            return property.isIndexed && value.isStoredKind(of: property.type) ? (property, value) : nil
+            guard property.isIndexed, values.allSatisfy({ $0.isStoredKind(of: property.type) }) else { return nil }
+            return (property, values)
         case .and(let lhs, let rhs):
             return equalityTerm(in: lhs, schema: schema) ?? equalityTerm(in: rhs, schema: schema)
         default:
