@@ -50,6 +50,22 @@ final class ColumnQueryTests: DatabaseTestCase {
         }
     }
 
+    func testSortsAreStableAndAgreeWithSwiftsOwnSort() throws {
+        let db = try open()
+        try addPeople(db, count: 200, seed: 10)
+        let inKeyOrder = Array(db.objects(Person.self))
+        for ascending in [true, false] {
+            // Swift's `sorted(by:)` is not guaranteed stable: sort positions instead.
+            let expected = inKeyOrder.indices.sorted { lhs, rhs in
+                let (a, b) = (inKeyOrder[lhs].large, inKeyOrder[rhs].large)
+                return a != b ? (ascending ? a < b : a > b) : lhs < rhs
+            }.map { inKeyOrder[$0]._id }
+            XCTAssertEqual(db.objects(Person.self).sorted(by: \.large, ascending: ascending).map(\._id), expected)
+            let heights = db.objects(Person.self).sorted(by: \.height, ascending: ascending).map(\.height)
+            XCTAssertEqual(heights, inKeyOrder.map(\.height).sorted(by: ascending ? (<) : (>)))
+        }
+    }
+
     func testACommitIsSeenByTheNextQuery() throws {
         let db = try open()
         try addPeople(db, count: 50, seed: 8)

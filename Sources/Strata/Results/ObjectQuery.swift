@@ -116,13 +116,13 @@ final class ObjectQuery: @unchecked Sendable {
         if !isWholeClass, let evaluation = evaluateOnColumns() { return ordered(evaluation) }
         let evaluator = QueryEvaluator(database: database)
         var rows: [ResultRow] = []
-        var sortValues: [[FieldValue]] = [], distinctValues: [[FieldValue]] = []
+        var sortColumns = sortKeys.map { _ in [FieldValue]() }, distinctColumns = distinctPaths.map { _ in [FieldValue]() }
         func consider(_ key: ObjectKey, _ source: Database.FieldSource, _ fields: [FieldValue]) {
             let object = QueryObject(key: key, fields: fields)
             if let predicate, !evaluator.matches(predicate, object) { return }
             rows.append(ResultRow(key: key, source: source))
-            if !sortKeys.isEmpty { sortValues.append(sortKeys.map { evaluator.sortValue($0.path, object) }) }
-            if !distinctPaths.isEmpty { distinctValues.append(distinctPaths.map { evaluator.sortValue($0, object) }) }
+            for (position, sortKey) in sortKeys.enumerated() { sortColumns[position].append(evaluator.sortValue(sortKey.path, object)) }
+            for (position, path) in distinctPaths.enumerated() { distinctColumns[position].append(evaluator.sortValue(path, object)) }
         }
         if case .collection = source {
             // The collection's objects, in its order (a list's duplicates included).
@@ -153,25 +153,26 @@ final class ObjectQuery: @unchecked Sendable {
                 }
             }
         }
-        return ordered(Evaluation(rows: rows, sortValues: sortValues, distinctValues: distinctValues))
+        return ordered(Evaluation(rows: rows, sortColumns: sortColumns, distinctColumns: distinctColumns))
     }
 
-    /// Matches with the values they sort and are made distinct by, one array per match.
+    /// Matches with the values they sort and are made distinct by: one column per sort key and
+    /// per distinct key path, each in `rows` order.
     private struct Evaluation {
         var rows: [ResultRow]
-        var sortValues: [[FieldValue]]
-        var distinctValues: [[FieldValue]]
+        var sortColumns: [[FieldValue]]
+        var distinctColumns: [[FieldValue]]
     }
 
     /// The matches sorted, then made distinct.
     private func ordered(_ evaluation: Evaluation) -> [ResultRow] {
         if sortKeys.isEmpty && distinctPaths.isEmpty { return evaluation.rows }
         var order = Array(evaluation.rows.indices)
-        if !sortKeys.isEmpty { order = sorted(order, by: evaluation.sortValues) }
+        if !sortKeys.isEmpty { order = sorted(order, by: evaluation.sortColumns) }
         if !distinctPaths.isEmpty {
             // The first match of each combination of stored values, in the sorted order.
             var seen = Set<[FieldValue]>()
-            order = order.filter { seen.insert(evaluation.distinctValues[$0]).inserted }
+            order = order.filter { row in seen.insert(evaluation.distinctColumns.map { $0[row] }).inserted }
         }
         return order.map { evaluation.rows[$0] }
     }
@@ -184,14 +185,15 @@ final class ObjectQuery: @unchecked Sendable {
         guard !sortIndices.contains(nil), !distinctIndices.contains(nil) else { return nil }
         let sortColumns = sortIndices.compactMap { $0 }, distinctColumns = distinctIndices.compactMap { $0 }
         guard let (columns, matches) = columnMatches(also: Set(sortColumns + distinctColumns)) else { return nil }
-        var evaluation = Evaluation(rows: [], sortValues: [], distinctValues: [])
-        let sortValues = sortColumns.map(columns.column), distinctValues = distinctColumns.map(columns.column)
+        var rows: [ResultRow] = []
         for (position, entry) in columns.entries.enumerated() where matches[position] {
-            evaluation.rows.append(ResultRow(key: ObjectKey(classID: schema.classID, key: entry.key), source: .record(entry)))
-            if !sortValues.isEmpty { evaluation.sortValues.append(sortValues.map { $0[position] }) }
-            if !distinctValues.isEmpty { evaluation.distinctValues.append(distinctValues.map { $0[position] }) }
+            rows.append(ResultRow(key: ObjectKey(classID: schema.classID, key: entry.key), source: .record(entry)))
         }
-        return evaluation
+        func matching(_ index: Int) -> [FieldValue] {
+            let column = columns.column(index)
+            return rows.count == column.count ? column : column.indices.filter { matches[$0] }.map { column[$0] }
+        }
+        return Evaluation(rows: rows, sortColumns: sortColumns.map(matching), distinctColumns: distinctColumns.map(matching))
     }
 
     /// Flags for the properties `mark` sets, one per property of the class.
@@ -201,15 +203,31 @@ final class ObjectQuery: @unchecked Sendable {
         return wanted
     }
 
-    /// Row positions in `sortKeys` order (stable), given each row's sort values.
-    private func sorted(_ order: [Int], by values: [[FieldValue]]) -> [Int] {
-        order.sorted { lhs, rhs in
+    /// Row positions in `sortKeys` order (stable), given each sort key's column of values.
+    private func sorted(_ order: [Int], by columns: [[FieldValue]]) -> [Int] {
+        if sortKeys.count == 1, let byIntegers = Self.sortedByIntegers(columns[0], ascending: sortKeys[0].ascending) {
+            return byIntegers
+        }
+        return order.sorted { lhs, rhs in
             for (position, sortKey) in sortKeys.enumerated() {
-                let comparison = FieldOrder.compare(values[lhs][position], values[rhs][position]) ?? 0
+                let comparison = FieldOrder.compare(columns[position][lhs], columns[position][rhs]) ?? 0
                 if comparison != 0 { return sortKey.ascending ? comparison < 0 : comparison > 0 }
             }
             return lhs < rhs
         }
+    }
+
+    /// Row positions in the order of `values` (stable) when every value is an integer (the
+    /// common sort on an Int property, without comparing `FieldValue`s); nil otherwise.
+    static func sortedByIntegers(_ values: [FieldValue], ascending: Bool) -> [Int]? {
+        var keyed: [(value: Int64, row: Int)] = []
+        keyed.reserveCapacity(values.count)
+        for (row, value) in values.enumerated() {
+            guard case .int(let number) = value else { return nil }
+            keyed.append((ascending ? number : ~number, row))   // ~ reverses the order exactly
+        }
+        keyed.sort { $0.value != $1.value ? $0.value < $1.value : $0.row < $1.row }
+        return keyed.map(\.row)
     }
 
     /// The keys that may match when the predicate requires equality with one value or one of a
