@@ -56,6 +56,12 @@ final class ReadDamageTests: DatabaseTestCase {
             text += "\(pet.name) \(pet.owners.map(\.id)) \(pet.mainOwners.count)\n"
         }
         _ = db.object(ofType: Owner.self, forPrimaryKey: 7)?.name
+        // Queries: over the class's columns, through links and collections, sorted, aggregated.
+        let owners = db.objects(Owner.self)
+        text += "\(owners.where { $0.id > 3 }.count) \(owners.filter("name BEGINSWITH[c] 'o'").count)"
+        text += " \(owners.sorted(byKeyPath: "name").map(\.id)) \(owners.sum(of: \.id)) \(owners.max(of: \.id) ?? -1)"
+        text += " \(owners.filter("pet.name != nil OR ANY pets.name == 'x' OR scores['x'] > 1").count)"
+        text += " \(db.objects(Pet.self).filter("owners.@count > 0").count)\n"
         return text
     }
 

@@ -91,6 +91,26 @@ enum RecordCodec {
         return fields
     }
 
+    /// Calls `body` with the slot and value of each field of a record whose property has a slot
+    /// (`slots[propertyIndex] >= 0`), skipping the others' bytes; allocates nothing of its own.
+    /// Fields the record does not hold are not reported (the caller uses their defaults).
+    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    static func forEachField(
+        _ bytes: UnsafeRawBufferPointer, schema: ObjectSchema, slots: [Int], _ body: (Int, FieldValue) -> Void
+    ) throws {
+        var reader = try recordReader(bytes)
+        let count = try reader.count()
+        for _ in 0..<count {
+            let id = try reader.uint32()
+            if let index = schema.propertyIndex(forID: id), slots[index] >= 0 {
+                body(slots[index], try reader.value(depth: 0))
+            } else {
+                try reader.skipValue(depth: 0)
+            }
+        }
+        guard reader.isAtEnd else { throw StrataError(.corruption, "object record has trailing bytes") }
+    }
+
     /// Decodes one field of a record, skipping over the others; nil when the record does not
     /// hold it. Checks only the bytes it walks over.
     /// - Throws: ``StrataError`` `.corruption` when those bytes are malformed.

@@ -51,14 +51,28 @@ extension Database {
         }
     }
 
+    /// Decodes `properties` of every entry of `table` into new columns: each record's bytes are
+    /// walked once, straight into the columns (no array of fields per object). A damaged record
+    /// reads as defaults and is noted, as `decodeFields` does.
     private func decodeColumns(_ properties: [Int], of schema: ObjectSchema, into table: ClassColumns) {
-        var wanted = [Bool](repeating: false, count: schema.properties.count)
-        for index in properties { wanted[index] = true }
+        var slots = [Int](repeating: -1, count: schema.properties.count)
+        for (slot, index) in properties.enumerated() { slots[index] = slot }
+        let defaults = properties.map { schema.defaultFields[$0] }
         var values = properties.map { _ in [FieldValue]() }
-        for position in values.indices { values[position].reserveCapacity(table.entries.count) }
-        for entry in table.entries {
-            let fields = decodeFields(of: entry, schema: schema, only: wanted)
-            for (position, index) in properties.enumerated() { values[position].append(fields[index]) }
+        for slot in values.indices { values[slot].reserveCapacity(table.entries.count) }
+        for (row, entry) in table.entries.enumerated() {
+            do {
+                try snapshot.withValue(of: entry) { bytes in
+                    try RecordCodec.forEachField(bytes, schema: schema, slots: slots) { slot, value in
+                        // A property twice in a record: the last one counts, as in `decodeFields`.
+                        if values[slot].count == row { values[slot].append(value) } else { values[slot][row] = value }
+                    }
+                }
+            } catch {
+                noteReadFailure(error, reading: schema.className)
+                for slot in values.indices where values[slot].count > row { values[slot].removeLast() }
+            }
+            for slot in values.indices where values[slot].count == row { values[slot].append(defaults[slot]) }
         }
         table.add(values, for: properties)
     }
