@@ -125,3 +125,50 @@ final class IndexedInQueryTests: DatabaseTestCase {
         }
     }
 }
+
+final class LinkColumnQueryTests: DatabaseTestCase {
+    /// `dog.age > n` and the like read the persons' link column and the dogs' columns; inside a
+    /// write the same predicates follow each link. Nil links, links to deleted dogs and a dog
+    /// added after the columns were built must agree.
+    func testToOneLinkPredicatesOnColumnsAgreeWithFollowingEachLink() throws {
+        let db = try open([QDog.self, QPerson.self, QAddress.self])
+        var random = SplitMix64(seed: 0xC01)
+        try db.write {
+            var dogs: [QDog] = []
+            for index in 0..<30 {
+                let dog = QDog()
+                dog.name = "d\(index)"
+                dog.age = Int.random(in: 0...9, using: &random)
+                try db.add(dog)
+                dogs.append(dog)
+            }
+            for index in 0..<120 {
+                let person = QPerson()
+                person.name = "p\(index)"
+                if Int.random(in: 0...3, using: &random) > 0 { person.dog = dogs.randomElement(using: &random) }
+                try db.add(person)
+            }
+        }
+        let formats = ["dog.age > 4", "dog.age == nil", "dog == nil OR dog.age < 2", "dog.name BEGINSWITH 'd1'",
+                       "NOT dog.age BETWEEN {2, 6}", "dog.age IN {1, 3, 5} AND name CONTAINS '1'"]
+        func compare(line: UInt = #line) throws {
+            for format in formats {
+                let outside = Set(db.objects(QPerson.self).filter(format).map(\.name))
+                let count = db.objects(QPerson.self).filter(format).count
+                try db.write {
+                    let inside = Set(db.objects(QPerson.self).filter(format).map(\.name))
+                    XCTAssertEqual(outside, inside, format, line: line)
+                    XCTAssertEqual(count, inside.count, format, line: line)
+                }
+            }
+        }
+        try compare()
+        try db.write {
+            for dog in db.objects(QDog.self).where({ $0.age == 3 }) { try db.delete(dog) }
+            db.objects(QDog.self).first!.age = 42
+        }
+        try compare()
+        XCTAssertEqual(db.objects(QPerson.self).where { $0.dog.age == 42 }.count,
+                       db.objects(QPerson.self).filter { $0.dog?.age == 42 }.count)
+    }
+}

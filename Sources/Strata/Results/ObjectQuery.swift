@@ -84,9 +84,13 @@ final class ObjectQuery: @unchecked Sendable {
         guard case .all = source, database.transaction == nil else { return nil }
         // An equality an index answers reads fewer objects than any pass over the class.
         if let predicate, Self.equalityTerm(in: predicate, schema: schema) != nil { return nil }
-        guard let properties = predicate.map(ColumnPredicate.properties(of:)) ?? [] else { return nil }
-        guard let columns = database.columns(of: schema, reading: properties.union(extra)) else { return nil }
-        let matches = predicate.map { ColumnPredicate.evaluate($0, columns) }
+        guard let needs = predicate.map(ColumnPredicate.needs(of:)) ?? ColumnNeeds() else { return nil }
+        guard let columns = database.columns(of: schema, reading: needs.own.union(extra)) else { return nil }
+        var linked: [UInt32: ClassColumns] = [:]
+        for (classID, need) in needs.linked {
+            linked[classID] = database.columns(of: need.schema, reading: need.properties, indexingRows: true)
+        }
+        let matches = predicate.map { ColumnPredicate.evaluate($0, columns, linked: linked) }
             ?? [Bool](repeating: true, count: columns.entries.count)
         return (columns, matches)
     }
