@@ -66,9 +66,9 @@ func withStrata(_ body: (Strata.Database) throws -> Void) throws {
     }
 }
 
-func withGRDB(_ body: (DatabaseQueue) throws -> Void) throws {
+func withGRDB(_ body: (DatabasePool) throws -> Void) throws {
     try scratch("profile-grdb") { directory in
-        var queue: DatabaseQueue?
+        var queue: DatabasePool?
         let timing = try ObjectWorkloads.timed { queue = try ObjectWorkloads.loadGRDB(count: count, in: directory) }
         print(String(format: "(loaded %d GRDB records in %.3f s)", count, timing.wall))
         try body(queue!)
