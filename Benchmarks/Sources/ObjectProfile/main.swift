@@ -12,7 +12,7 @@
 // (age > 50), agg-sum, agg-min, agg-max, agg-avg (agg: the four), indexed-eq, indexed-range
 // (indexed: both), join (dog.age > 3, count), sortlimit (sorted by age, first 100), and property
 // (Strata only). Groups: strata and grdb (every workload of one side), queries (issue 11's
-// query workloads, both sides), all.
+// query workloads, both sides, and Strata's point read), all.
 //
 // Every read workload checks its answer against the one computed from the generator. A read
 // workload runs once untimed, then OBJECTPROFILE_REPEATS times; its line gives the median run
@@ -73,9 +73,9 @@ func grdbInsert(_ setup: ObjectWorkloads.GRDBSetup) throws {
 
 // MARK: Read workloads
 
-/// Median wall-clock seconds of each measured read workload, by mode ("<mode>@write" for the
-/// runs after a write), for the ratios at the end.
-nonisolated(unsafe) var medians: [String: Double] = [:]
+/// The median run (by wall-clock time) of each measured read workload, by mode ("<mode>@write"
+/// for the runs after a write), for the ratios at the end.
+nonisolated(unsafe) var medians: [String: ObjectWorkloads.Timing] = [:]
 
 /// The median run of `body` over `repeats` timed runs (after an untimed one), reported.
 func measure(
@@ -90,7 +90,7 @@ func measure(
     }
     timings.sort { $0.wall < $1.wall }
     let median = timings[timings.count / 2]
-    medians[key] = median.wall
+    medians[key] = median
     let runs = timings.map { String(format: "%.4f", $0.wall) }.joined(separator: ", ")
     report(label, operations, unit, median, " [median of \(timings.count): \(runs) s]")
 }
@@ -162,21 +162,22 @@ let pairs: [(strata: String, grdb: String, target: Double)] = [
     + ObjectWorkloads.IndexedQuery.allCases.map { ("indexed-\($0.rawValue)", "grdb-indexed-\($0.rawValue)", 5) }
     + [("join", "grdb-join", 2), ("sortlimit", "grdb-sortlimit", 1)]
 
-/// Prints Strata/GRDB (GRDB's median time over Strata's) for every pair measured, warm and
-/// after a write.
+/// Prints Strata/GRDB (GRDB's median time over Strata's; also the same runs' CPU times) for
+/// every pair measured, warm and after a write.
 func printRatios() {
     var lines: [String] = []
     for pair in pairs {
         guard let grdb = medians[pair.grdb] else { continue }
         for suffix in ["", "@write"] {
             guard let strata = medians[pair.strata + suffix] else { continue }
-            let ratio = grdb / strata
+            let ratio = grdb.wall / strata.wall
             let verdict = pair.target > 0 ? String(format: " (target >= %g: %@)", pair.target, ratio >= pair.target ? "met" : "missed") : ""
-            lines.append(String(format: "%@%@ / %@: %.2f%@", pair.strata, suffix, pair.grdb, ratio, verdict))
+            lines.append(String(
+                format: "%@%@ / %@: %.3f (CPU time: %.3f)%@", pair.strata, suffix, pair.grdb, ratio, grdb.cpu / strata.cpu, verdict))
         }
     }
     guard !lines.isEmpty else { return }
-    print("Strata/GRDB, medians (GRDB's time over Strata's):")
+    print("Strata/GRDB, medians (GRDB's wall-clock time over Strata's, and their CPU times):")
     for line in lines { print("  " + line) }
 }
 
@@ -221,7 +222,7 @@ func run(_ mode: String) throws {
         try run("grdb-insert-rollback")
         try runReads(grdbReadModes)
     case "queries":
-        try runReads(queryModes + queryModes.map { "grdb-" + $0 })
+        try runReads(["point"] + queryModes + queryModes.map { "grdb-" + $0 })
     case "all":
         try run("strata")
         try run("grdb")
@@ -232,7 +233,7 @@ func run(_ mode: String) throws {
                       join sortlimit property | strata
               GRDB:   grdb-insert grdb-insert-full grdb-insert-rollback grdb-point grdb-point-cached grdb-scan grdb-sum
                       grdb-scan2 grdb-count grdb-agg(-sum …) grdb-indexed(-eq -range) grdb-join grdb-sortlimit | grdb
-              queries (issue 11's query workloads, both sides), all
+              queries (issue 11's query workloads, both sides, and Strata's point read), all
             """)
         exit(2)
     }
