@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+@_spi(Testing) import StrataStorage
 import XCTest
 
 @testable import Strata

@@ -97,6 +97,8 @@ public final class Database {
     /// The first damage a read found (see `readFailure`), shared by the threads reading a
     /// frozen database.
     let readFailures = Locked<StrataError?>(nil)
+    /// The class columns queries read at the current version (see `ClassColumns`), by class id.
+    let columnCache = Locked<[UInt32: ClassColumns]>([:])
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     @exclusivity(unchecked) private(set) var version = 0
 

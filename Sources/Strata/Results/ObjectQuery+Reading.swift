@@ -7,6 +7,14 @@ extension ObjectQuery {
     /// `aggregate` over the values `path` reaches from every match (see `QueryAggregator`).
     /// - Complexity: O(n) in the number of matches.
     func aggregate(_ aggregate: QueryAggregate, of path: QueryPath) -> FieldValue {
+        if distinctPaths.isEmpty, let index = ColumnPredicate.property(of: .path(path)),
+           let (columns, matches) = columnMatches(also: [index]) {
+            let column = columns.column(index)
+            var values: [FieldValue] = []
+            values.reserveCapacity(column.count)
+            for (position, value) in column.enumerated() where matches[position] { values.append(value) }
+            return QueryAggregator.aggregate(aggregate, values)
+        }
         let evaluator = QueryEvaluator(database: database)
         var values: [FieldValue] = []
         forEachMatch(reading: wantedFields { wanted in path.forEachProperty { wanted[$0] = true } }) { _, object in

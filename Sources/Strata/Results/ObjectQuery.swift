@@ -64,13 +64,31 @@ final class ObjectQuery: @unchecked Sendable {
         return sharedCache.withLock { $0.version == version }
     }
 
-    /// The number of matches; O(1) for every object of a class outside a write.
+    /// The number of matches; O(1) for every object of a class outside a write, a pass over
+    /// cached columns for a predicate on the class's own properties.
     var count: Int {
         if isWholeClass, database.transaction == nil {
             _ = database.readVersion()
             return database.snapshot.count(in: Keyspace(schema.classID))
         }
+        if distinctPaths.isEmpty, !isEvaluated(at: database.readVersion()), let matches = columnMatches() {
+            return matches.matches.reduce(0) { $1 ? $0 + 1 : $0 }
+        }
         return rows.count
+    }
+
+    /// For a query over the whole class whose predicate reads only the class's own properties
+    /// against constants, outside a write: the class's columns (holding `also` too) and which
+    /// rows match. Nil otherwise.
+    func columnMatches(also extra: Set<Int> = []) -> (columns: ClassColumns, matches: [Bool])? {
+        guard case .all = source, database.transaction == nil else { return nil }
+        // An equality an index answers reads fewer objects than any pass over the class.
+        if let predicate, Self.equalityTerm(in: predicate, schema: schema) != nil { return nil }
+        guard let properties = predicate.map(ColumnPredicate.properties(of:)) ?? [] else { return nil }
+        guard let columns = database.columns(of: schema, reading: properties.union(extra)) else { return nil }
+        let matches = predicate.map { ColumnPredicate.evaluate($0, columns) }
+            ?? [Bool](repeating: true, count: columns.entries.count)
+        return (columns, matches)
     }
 
     /// The match at `position`, as a managed object.
@@ -95,6 +113,7 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     private func evaluate() -> [ResultRow] {
+        if !isWholeClass, let evaluation = evaluateOnColumns() { return ordered(evaluation) }
         let evaluator = QueryEvaluator(database: database)
         var rows: [ResultRow] = []
         var sortValues: [[FieldValue]] = [], distinctValues: [[FieldValue]] = []
@@ -134,15 +153,45 @@ final class ObjectQuery: @unchecked Sendable {
                 }
             }
         }
-        if sortKeys.isEmpty && distinctPaths.isEmpty { return rows }
-        var order = Array(rows.indices)
-        if !sortKeys.isEmpty { order = sorted(order, by: sortValues) }
+        return ordered(Evaluation(rows: rows, sortValues: sortValues, distinctValues: distinctValues))
+    }
+
+    /// Matches with the values they sort and are made distinct by, one array per match.
+    private struct Evaluation {
+        var rows: [ResultRow]
+        var sortValues: [[FieldValue]]
+        var distinctValues: [[FieldValue]]
+    }
+
+    /// The matches sorted, then made distinct.
+    private func ordered(_ evaluation: Evaluation) -> [ResultRow] {
+        if sortKeys.isEmpty && distinctPaths.isEmpty { return evaluation.rows }
+        var order = Array(evaluation.rows.indices)
+        if !sortKeys.isEmpty { order = sorted(order, by: evaluation.sortValues) }
         if !distinctPaths.isEmpty {
             // The first match of each combination of stored values, in the sorted order.
             var seen = Set<[FieldValue]>()
-            order = order.filter { seen.insert(distinctValues[$0]).inserted }
+            order = order.filter { seen.insert(evaluation.distinctValues[$0]).inserted }
         }
-        return order.map { rows[$0] }
+        return order.map { evaluation.rows[$0] }
+    }
+
+    /// The evaluation read from the class's columns, when the predicate, the sort keys and the
+    /// distinct key paths all read the class's own properties (see `columnMatches`).
+    private func evaluateOnColumns() -> Evaluation? {
+        let sortIndices = sortKeys.map { ColumnPredicate.property(of: .path($0.path)) }
+        let distinctIndices = distinctPaths.map { ColumnPredicate.property(of: .path($0)) }
+        guard !sortIndices.contains(nil), !distinctIndices.contains(nil) else { return nil }
+        let sortColumns = sortIndices.compactMap { $0 }, distinctColumns = distinctIndices.compactMap { $0 }
+        guard let (columns, matches) = columnMatches(also: Set(sortColumns + distinctColumns)) else { return nil }
+        var evaluation = Evaluation(rows: [], sortValues: [], distinctValues: [])
+        let sortValues = sortColumns.map(columns.column), distinctValues = distinctColumns.map(columns.column)
+        for (position, entry) in columns.entries.enumerated() where matches[position] {
+            evaluation.rows.append(ResultRow(key: ObjectKey(classID: schema.classID, key: entry.key), source: .record(entry)))
+            if !sortValues.isEmpty { evaluation.sortValues.append(sortValues.map { $0[position] }) }
+            if !distinctValues.isEmpty { evaluation.distinctValues.append(distinctValues.map { $0[position] }) }
+        }
+        return evaluation
     }
 
     /// Flags for the properties `mark` sets, one per property of the class.
@@ -163,30 +212,44 @@ final class ObjectQuery: @unchecked Sendable {
         }
     }
 
-    /// The keys that may match when the predicate requires equality on the primary key or an
-    /// indexed property; nil when every object of the class must be looked at.
+    /// The keys that may match when the predicate requires equality with one value or one of a
+    /// list (`IN`) on the primary key or an indexed property; nil when every object of the
+    /// class must be looked at.
     private func indexedCandidates(_ predicate: QueryNode) -> [ObjectKey]? {
-        guard let (property, value) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
-        if property.isPrimaryKey {
-            guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { return [] }
-            return [ObjectKey(classID: schema.classID, key: key)]
+        guard let (property, values) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
+        var keys: [ObjectKey] = []
+        for value in values {
+            if property.isPrimaryKey {
+                guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { continue }
+                keys.append(ObjectKey(classID: schema.classID, key: key))
+            } else {
+                keys += database.indexLookup(schema: schema, property: property, value: value)
+            }
         }
-        return database.indexLookup(schema: schema, property: property, value: value)
+        if values.count < 2 { return keys }
+        var seen = Set<ObjectKey>()
+        return keys.filter { seen.insert($0).inserted }.sorted { $0.key < $1.key }
     }
 
-    /// An `property == constant` term on a primary-key or indexed property that every match
-    /// must satisfy (the predicate itself, or one side of a top-level `&&`).
-    static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, FieldValue)? {
+    /// A `property == constant` or `property IN {…}` term on a primary-key or indexed property
+    /// that every match must satisfy (the predicate itself, or one side of a top-level `&&`),
+    /// with its values.
+    static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, [FieldValue])? {
         switch node {
         case .compare(let comparison):
             guard comparison.op == .equal, comparison.quantifier == .any, comparison.options.isEmpty,
-                  case .path(let path) = comparison.lhs, path.steps.count == 1,
-                  case .property(let index, _, false) = path.steps[0],
-                  case .constant(let value) = comparison.rhs else { return nil }
+                  let index = ColumnPredicate.property(of: comparison.lhs) else { return nil }
+            let values: [FieldValue]
+            switch comparison.rhs {
+            case .constant(let value): values = [value]
+            case .list(let list): values = list
+            default: return nil
+            }
             let property = schema.properties[index]
             // The index holds stored values; a constant of another kind (a Double against an
             // Int property) compares numerically, so it must scan.
-            return property.isIndexed && value.isStoredKind(of: property.type) ? (property, value) : nil
+            guard property.isIndexed, values.allSatisfy({ $0.isStoredKind(of: property.type) }) else { return nil }
+            return (property, values)
         case .and(let lhs, let rhs):
             return equalityTerm(in: lhs, schema: schema) ?? equalityTerm(in: rhs, schema: schema)
         default:

@@ -41,21 +41,39 @@ struct QueryEvaluator {
             return comparison.quantifier == .none ? !result : result
         }
         let left = values(comparison.lhs, object)
-        let right = values(comparison.rhs, object)
-        let test: (FieldValue) -> Bool
-        if comparison.op == .between {
-            guard right.count == 2 else { return false }
-            test = { value in
-                QueryEvaluator.compare(.greaterOrEqual, value, right[0], []) && QueryEvaluator.compare(.lessOrEqual, value, right[1], [])
-            }
-        } else {
-            test = { value in right.contains { QueryEvaluator.compare(comparison.op, value, $0, comparison.options) } }
-        }
+        let test = Self.valueTest(comparison.op, values(comparison.rhs, object), comparison.options)
         switch comparison.quantifier {
         case .any: return left.contains(where: test)
         case .all: return left.allSatisfy(test)
         case .none: return !left.contains(where: test)
         }
+    }
+
+    /// Whether one left value satisfies `op` against the right side's values: for `between`,
+    /// lies within the two; otherwise holds for at least one of them.
+    static func valueTest(_ op: QueryOperator, _ right: [FieldValue], _ options: QueryStringOptions) -> (FieldValue) -> Bool {
+        if op == .between {
+            guard right.count == 2 else { return { _ in false } }
+            return { compare(.greaterOrEqual, $0, right[0], []) && compare(.lessOrEqual, $0, right[1], []) }
+        }
+        if right.count == 1 {
+            let constant = right[0]
+            return { compare(op, $0, constant, options) }
+        }
+        return { value in right.contains { compare(op, value, $0, options) } }
+    }
+
+    /// The test of a comparison whose left side is one property value and whose right side is
+    /// constants (see `ColumnPredicate`), quantifier applied.
+    static func singleValueTest(_ comparison: QueryComparison) -> (FieldValue) -> Bool {
+        let right: [FieldValue]
+        switch comparison.rhs {
+        case .constant(let value): right = [value]
+        case .list(let values): right = values
+        default: right = []
+        }
+        let test = valueTest(comparison.op, right, comparison.options)
+        return comparison.quantifier == .none ? { !test($0) } : test
     }
 
     /// The values an expression has for `object`: one for a constant or a single-valued path,

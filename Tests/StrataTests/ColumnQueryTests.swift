@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+
+@_spi(Testing) import StrataStorage
+@testable import Strata
+
+// Queries over a whole class read cached columns outside a write (`ClassColumns`) and decode
+// each object inside one; both must give the same answers, and a commit must not leave a
+// query reading columns of the version before it.
+
+final class ColumnQueryTests: DatabaseTestCase {
+    private func addPeople(_ db: Database, count: Int, seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        try db.write {
+            for index in 0..<count {
+                let person = Person()
+                person.name = ["Ann", "Bob", "Cy", "Dee", "émile"].randomElement(using: &random)! + "\(index % 7)"
+                person.height = Double(Int.random(in: 0...200, using: &random)) / 2
+                person.large = Int64.random(in: -50...50, using: &random)
+                person.medium = Bool.random(using: &random) ? Int16.random(in: 0...9, using: &random) : nil
+                person.active = Bool.random(using: &random)
+                try db.add(person)
+            }
+        }
+    }
+
+    func testColumnsAndRecordsGiveTheSameMatchesCountsSortsAndAggregates() throws {
+        let db = try open()
+        try addPeople(db, count: 300, seed: 7)
+        let predicates = [
+            "large > 10", "large BETWEEN {-5, 5} OR active == true", "NOT (height < 50) AND medium != nil",
+            "medium IN {1, 2, 3}", "name BEGINSWITH[cd] 'e'", "medium == nil", "TRUEPREDICATE AND large <= 0",
+            "name LIKE '*1' OR name CONTAINS 'o'", "height >= 99.5",
+        ]
+        for format in predicates {
+            let outside = db.objects(Person.self).filter(format)
+            let sortedOutside = outside.sorted(byKeyPath: "large").map(\._id)
+            let count = db.objects(Person.self).filter(format).count
+            let sum = db.objects(Person.self).filter(format).sum(of: \.large)
+            let maximum = db.objects(Person.self).filter(format).max(of: \.height)
+            try db.write {
+                // Inside a write the same query decodes each object.
+                let inside = db.objects(Person.self).filter(format)
+                XCTAssertEqual(Set(outside.map(\._id)), Set(inside.map(\._id)), format)
+                XCTAssertEqual(sortedOutside, inside.sorted(byKeyPath: "large").map(\._id), format)
+                XCTAssertEqual(count, inside.count, format)
+                XCTAssertEqual(sum, inside.sum(of: \.large), format)
+                XCTAssertEqual(maximum, inside.max(of: \.height), format)
+            }
+        }
+    }
+
+    func testACommitIsSeenByTheNextQuery() throws {
+        let db = try open()
+        try addPeople(db, count: 50, seed: 8)
+        let before = db.objects(Person.self).where { $0.large > 1000 }.count
+        XCTAssertEqual(before, 0)
+        try db.write {
+            let person = Person()
+            person.large = 5000
+            try db.add(person)
+        }
+        XCTAssertEqual(db.objects(Person.self).where { $0.large > 1000 }.count, 1)
+        XCTAssertEqual(db.objects(Person.self).max(of: \.large), 5000)
+        // Another Database of the same store commits: this one sees it on its next query.
+        let other = try Database(configuration: db.configuration)
+        try other.write { other.objects(Person.self).where { $0.large == 5000 }.first!.large = 7 }
+        XCTAssertEqual(db.objects(Person.self).where { $0.large > 1000 }.count, 0)
+        XCTAssertEqual(db.objects(Person.self).sum(of: \.large), db.objects(Person.self).map(\.large).reduce(0, +))
+    }
+
+    func testAFrozenViewKeepsItsColumnsWhileTheLiveOneMovesOn() throws {
+        let db = try open()
+        try addPeople(db, count: 40, seed: 9)
+        let frozen = db.freeze()
+        let frozenCount = frozen.objects(Person.self).where { $0.large >= 0 }.count
+        try db.write { for person in db.objects(Person.self) { person.large = -1 } }
+        XCTAssertEqual(db.objects(Person.self).where { $0.large >= 0 }.count, 0)
+        XCTAssertEqual(frozen.objects(Person.self).where { $0.large >= 0 }.count, frozenCount)
+    }
+}
+
+final class IndexedInQueryTests: DatabaseTestCase {
+    func testInOnAnIndexedPropertyOrThePrimaryKeyAgreesWithAScan() throws {
+        let db = try open()
+        var ids: [ObjectId] = []
+        try db.write {
+            for index in 0..<60 {
+                let person = Person()
+                person.name = "n\(index % 10)"
+                try db.add(person)
+                ids.append(person._id)
+            }
+        }
+        let names = ["n1", "n3", "n3", "nobody"]
+        let byIndex = db.objects(Person.self).where { $0.name.in(names) }
+        XCTAssertEqual(byIndex.count, 12)
+        // `FALSEPREDICATE OR` keeps the index from answering: a scan.
+        let byScan = db.objects(Person.self).filter("FALSEPREDICATE OR name IN %@", names)
+        XCTAssertEqual(Set(byIndex.map(\._id)), Set(byScan.map(\._id)))
+        XCTAssertEqual(db.objects(Person.self).filter("name IN {}").count, 0)
+        let someIDs = [ids[3], ids[40], ids[3]]
+        XCTAssertEqual(Set(db.objects(Person.self).where { $0._id.in(someIDs) }.map(\._id)), [ids[3], ids[40]])
+        XCTAssertEqual(db.objects(Person.self).where { $0._id.in(someIDs) }.count, 2)
+        try db.write {
+            // Inside a write the index sees the write's own changes.
+            db.objects(Person.self).where { $0._id == ids[3] }.first!.name = "n7"
+            XCTAssertEqual(db.objects(Person.self).where { $0.name.in(["n3"]) }.count, 5)
+        }
+    }
+}
