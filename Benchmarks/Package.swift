@@ -53,7 +53,8 @@ let package = Package(
             dependencies: ["StorageWorkloads", .product(name: "StrataStorage", package: "Strata")],
             path: "Sources/StorageProfile"
         ),
-        // Object layer against GRDB (SQLite): insert, point read, scan, count, property read.
+        // Object layer against GRDB (SQLite): insert, point read, scan, count, property read, and
+        // the query workloads of issue 11 (aggregates, indexed, link, sort).
         .executableTarget(
             name: "ObjectBenchmarks",
             dependencies: [

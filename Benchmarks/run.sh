@@ -113,7 +113,21 @@ awk -F'|' '
         pair("Point read: Strata vs GRDB cached statement", p "Strata", p "GRDB cached statement", metric, 0)
         pair("Scan (sum of age): Strata vs GRDB record cursor", s "Strata", s "GRDB record cursor", metric, 2)
         pair("Scan (sum of age): Strata vs GRDB SELECT SUM(age)", s "Strata", s "GRDB SELECT SUM(age)", metric, 0)
-        pair("Count age > 50: Strata where vs GRDB fetchCount", c "Strata where", c "GRDB fetchCount", metric, 0)
+        pair("Count age > 50: Strata where vs GRDB fetchCount", c "Strata where", c "GRDB fetchCount", metric, 1.5)
+    }
+    # The queries of issue 11 (rates in the unit of each workload: objects, or queries for the indexed ones).
+    function queries(metric, title,   a, n) {
+        print ""
+        print "| " title " | Strata | GRDB | Strata/GRDB | Target |"
+        print "|:--|--:|--:|--:|:--|"
+        pair("Scan reading age and name vs GRDB record cursor", "Scan 1M reading age and name: Strata", "Scan 1M reading age and name: GRDB record cursor", metric, 1.5)
+        split("sum min max avg", a, " ")
+        for (n = 1; n <= 4; n++)
+            pair(a[n] " of age vs SQLite " toupper(a[n]) "(age)", "Aggregate " a[n] " of age over 1M: Strata", "Aggregate " a[n] " of age over 1M: GRDB " toupper(a[n]) "(age)", metric, 1.5)
+        pair("Indexed equality vs GRDB with an index", "Indexed age == k, 10 queries over 1M: Strata", "Indexed age == k, 10 queries over 1M: GRDB item_on_age", metric, 5)
+        pair("Indexed range vs GRDB with an index", "Indexed age in k..<k+2, 10 queries over 1M: Strata", "Indexed age in k..<k+2, 10 queries over 1M: GRDB item_on_age", metric, 5)
+        pair("dog.age > 3 count vs SQL join", "Count dog.age > 3 of 1M persons: Strata where", "Count dog.age > 3 of 1M persons: GRDB JOIN fetchCount", metric, 2)
+        pair("Sort by age, first 100 vs ORDER BY LIMIT 100", "Sort 1M by age, first 100, reading name: Strata", "Sort 1M by age, first 100, reading name: GRDB ORDER BY age LIMIT 100", metric, 1)
     }
     function nanoseconds(label, metric,   key) {
         key = "Property read 10M on a managed object: Strata / " metric
@@ -127,6 +141,8 @@ awk -F'|' '
         print "### Object layer vs GRDB (medians; objects per second)"
         table("Objects per second", "Objects per second")
         table("Objects per CPU second", "Objects per CPU second (less disturbed by other load)")
+        queries("Operations per second", "Queries (issue 11), operations per second")
+        queries("Operations per CPU second", "Queries (issue 11), operations per CPU second")
         print ""
         print "| Property read on a managed object | Median ns | Target ns | |"
         print "|:--|--:|--:|:--|"

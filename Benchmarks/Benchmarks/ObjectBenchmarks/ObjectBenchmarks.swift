@@ -24,20 +24,20 @@ import StrataStorage
 private final class Fixture: @unchecked Sendable {
     var directory: String?
     var strata: Strata.Database?
-    var grdb: DatabaseQueue?
-    var expected: (ageSum: Int, olderCount: Int) = (0, 0)
+    var grdb: DatabasePool?
+    var expected = ObjectWorkloads.Expected()
 
-    func loadStrata() throws {
+    func loadStrata(_ dataset: Dataset = .items) throws {
         let directory = Workloads.makeScratchDirectory("objects-strata")
         self.directory = directory
-        strata = try ObjectWorkloads.loadStrata(in: directory)
+        strata = try ObjectWorkloads.loadStrata(dataset, in: directory)
         expected = ObjectWorkloads.expected()
     }
 
-    func loadGRDB() throws {
+    func loadGRDB(_ dataset: Dataset = .items) throws {
         let directory = Workloads.makeScratchDirectory("objects-grdb")
         self.directory = directory
-        grdb = try ObjectWorkloads.loadGRDB(in: directory)
+        grdb = try ObjectWorkloads.loadGRDB(dataset, in: directory)
         expected = ObjectWorkloads.expected()
     }
 
@@ -58,17 +58,21 @@ private func cost(_ name: String) -> BenchmarkMetric {
     .custom(name, polarity: .prefersSmaller, useScalingFactor: false)
 }
 
-private let perSecond = rate("Objects per second")
-private let perCPUSecond = rate("Objects per CPU second")
+/// A rate per second of wall-clock time and per second of CPU time.
+private typealias Rates = (wall: BenchmarkMetric, cpu: BenchmarkMetric)
+
+private let objectRates: Rates = (rate("Objects per second"), rate("Objects per CPU second"))
+/// For the query workloads, whose operations are objects or queries (ReadWorkload.unit).
+private let operationRates: Rates = (rate("Operations per second"), rate("Operations per CPU second"))
 
 /// A configuration for a workload of 1M objects per iteration, reporting its rates.
 private func objectsConfiguration(
-    iterations: Int, warmup: Int = 0,
+    iterations: Int, warmup: Int = 0, rates: Rates = objectRates,
     setup: Benchmark.BenchmarkSetupHook? = nil, teardown: Benchmark.BenchmarkTeardownHook? = nil
 ) -> Benchmark.Configuration {
     .init(
-        metrics: [perSecond, perCPUSecond, .wallClock],
-        units: [perSecond: .count, perCPUSecond: .count],
+        metrics: [rates.wall, rates.cpu, .wallClock],
+        units: [rates.wall: .count, rates.cpu: .count],
         warmupIterations: warmup,
         scalingFactor: .mega,
         maxDuration: .seconds(600),
@@ -78,12 +82,35 @@ private func objectsConfiguration(
 }
 
 /// Measures `body` (which does `count` objects' work) and records its rates.
-private func measure(_ benchmark: Benchmark, count: Int = ObjectWorkloads.objectCount, _ body: () throws -> Void) rethrows {
+private func measure(
+    _ benchmark: Benchmark, count: Int = ObjectWorkloads.objectCount, rates: Rates = objectRates, _ body: () throws -> Void
+) rethrows {
     benchmark.startMeasurement()
     let timing = try ObjectWorkloads.timed(body)
     benchmark.stopMeasurement()
-    benchmark.measurement(perSecond, Int(timing.rate(count)))
-    benchmark.measurement(perCPUSecond, Int(timing.cpuRate(count)))
+    benchmark.measurement(rates.wall, Int(timing.rate(count)))
+    benchmark.measurement(rates.cpu, Int(timing.cpuRate(count)))
+}
+
+/// One benchmark per workload of `workloads` named in `modes`: "<title>: <variant>", loading its
+/// data set in `setup` (`load`) and running it on the store `store` gives.
+private func queryBenchmarks<Store>(
+    _ workloads: [ReadWorkload<Store>], _ modes: [String],
+    load: @escaping @Sendable (Fixture, Dataset) throws -> Void, store: @escaping @Sendable (Fixture) -> Store
+) {
+    for workload in workloads where modes.contains(workload.mode) {
+        let fixture = Fixture()
+        Benchmark(
+            "\(workload.title): \(workload.variant)",
+            configuration: objectsConfiguration(
+                iterations: 5, warmup: 1, rates: operationRates,
+                setup: { try load(fixture, workload.dataset) }, teardown: { fixture.removeAll() })
+        ) { benchmark in
+            try measure(benchmark, count: workload.operations, rates: operationRates) {
+                try workload.run(store(fixture), fixture.expected)
+            }
+        }
+    }
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -109,11 +136,11 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let directory = Workloads.makeScratchDirectory("objects-grdb-insert")
             defer { Workloads.removeScratchDirectory(directory) }
-            let queue = try ObjectWorkloads.openGRDB(directory, setup: setup)
-            try measure(benchmark) { try ObjectWorkloads.grdbInsert(into: queue) }
-            let stored = try queue.read { try GRDBItem.fetchCount($0) }
+            let writer = try ObjectWorkloads.openGRDB(directory, setup: setup)
+            try measure(benchmark) { try ObjectWorkloads.grdbInsert(into: writer) }
+            let stored = try writer.read { try GRDBItem.fetchCount($0) }
             precondition(stored == count)
-            try queue.close()
+            try writer.close()
         }
     }
 
@@ -135,9 +162,9 @@ let benchmarks: @Sendable () -> Void = {
         configuration: objectsConfiguration(
             iterations: 3, setup: { try grdbPoint.loadGRDB() }, teardown: { grdbPoint.removeAll() })
     ) { benchmark in
-        let queue = grdbPoint.grdb!
+        let pool = grdbPoint.grdb!
         var sum = 0
-        try measure(benchmark) { sum = try ObjectWorkloads.grdbPointReads(count, keyCount: count, in: queue) }
+        try measure(benchmark) { sum = try ObjectWorkloads.grdbPointReads(count, keyCount: count, in: pool) }
         blackHole(sum)
     }
     let grdbPointCached = Fixture()
@@ -146,9 +173,9 @@ let benchmarks: @Sendable () -> Void = {
         configuration: objectsConfiguration(
             iterations: 3, warmup: 1, setup: { try grdbPointCached.loadGRDB() }, teardown: { grdbPointCached.removeAll() })
     ) { benchmark in
-        let queue = grdbPointCached.grdb!
+        let pool = grdbPointCached.grdb!
         var sum = 0
-        try measure(benchmark) { sum = try ObjectWorkloads.grdbPointReadsCached(count, keyCount: count, in: queue) }
+        try measure(benchmark) { sum = try ObjectWorkloads.grdbPointReadsCached(count, keyCount: count, in: pool) }
         blackHole(sum)
     }
 
@@ -170,9 +197,9 @@ let benchmarks: @Sendable () -> Void = {
         configuration: objectsConfiguration(
             iterations: 5, warmup: 1, setup: { try grdbScan.loadGRDB() }, teardown: { grdbScan.removeAll() })
     ) { benchmark in
-        let queue = grdbScan.grdb!
+        let pool = grdbScan.grdb!
         var sum = 0
-        try measure(benchmark) { sum = try ObjectWorkloads.grdbCursorScan(queue) }
+        try measure(benchmark) { sum = try ObjectWorkloads.grdbCursorScan(pool) }
         precondition(sum == grdbScan.expected.ageSum)
     }
     let grdbSum = Fixture()
@@ -181,9 +208,9 @@ let benchmarks: @Sendable () -> Void = {
         configuration: objectsConfiguration(
             iterations: 10, warmup: 1, setup: { try grdbSum.loadGRDB() }, teardown: { grdbSum.removeAll() })
     ) { benchmark in
-        let queue = grdbSum.grdb!
+        let pool = grdbSum.grdb!
         var sum = 0
-        try measure(benchmark) { sum = try ObjectWorkloads.grdbSQLSum(queue) }
+        try measure(benchmark) { sum = try ObjectWorkloads.grdbSQLSum(pool) }
         precondition(sum == grdbSum.expected.ageSum)
     }
 
@@ -205,9 +232,9 @@ let benchmarks: @Sendable () -> Void = {
         configuration: objectsConfiguration(
             iterations: 10, warmup: 1, setup: { try grdbCount.loadGRDB() }, teardown: { grdbCount.removeAll() })
     ) { benchmark in
-        let queue = grdbCount.grdb!
+        let pool = grdbCount.grdb!
         var older = 0
-        try measure(benchmark) { older = try ObjectWorkloads.grdbCount(queue) }
+        try measure(benchmark) { older = try ObjectWorkloads.grdbCount(pool) }
         precondition(older == grdbCount.expected.olderCount)
     }
 
@@ -240,4 +267,16 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(stringCPUNanoseconds, Int(result.name.cpuNanoseconds(per: reads).rounded()))
         benchmark.measurement(intCPUNanoseconds, Int(result.age.cpuNanoseconds(per: reads).rounded()))
     }
+
+    // 6. Issue 11's queries (ObjectWorkloads' ReadWorkloads.swift; the count is 4. above), each
+    // iteration a new query on an unchanged database: "warm" (ObjectProfile also measures
+    // Strata's right after a write). Rates count the workload's unit: objects, or queries for
+    // the indexed ones.
+    let queryModes = ObjectWorkloads.queryModes.filter { $0 != "count" }
+    queryBenchmarks(
+        ObjectWorkloads.strataReadWorkloads(), queryModes,
+        load: { try $0.loadStrata($1) }, store: { $0.strata! })
+    queryBenchmarks(
+        ObjectWorkloads.grdbReadWorkloads(), queryModes.map { "grdb-" + $0 },
+        load: { try $0.loadGRDB($1) }, store: { $0.grdb! })
 }

@@ -3,20 +3,30 @@
 //
 //   ObjectProfile <workload> [objects [property reads]]
 //                 (default 1,000,000 objects; 10,000,000 reads of each property in `property`)
+//   OBJECTPROFILE_REPEATS=n   timed runs of each read workload (default 3), after one untimed
+//                             warm-up run; 0: a single run, no warm-up (for profilers)
 //
-// Workloads: insert-full, insert-none, point, scan, count, property (Strata);
-// grdb-insert, grdb-insert-full, grdb-insert-rollback, grdb-point, grdb-point-cached, grdb-scan,
-// grdb-sum, grdb-count (GRDB); strata (every Strata workload), grdb (every GRDB one), all.
+// Workloads (no argument: the list). Inserts: insert-full, insert-none (Strata); grdb-insert,
+// grdb-insert-full, grdb-insert-rollback (GRDB). Reads, each with a GRDB twin named grdb-<mode>
+// (point also has grdb-point-cached): point, scan (sum of age), scan2 (age and name), count
+// (age > 50), agg-sum, agg-min, agg-max, agg-avg (agg: the four), indexed-eq, indexed-range
+// (indexed: both), join (dog.age > 3, count), sortlimit (sorted by age, first 100), and property
+// (Strata only). Groups: strata and grdb (every workload of one side), queries (issue 11's
+// query workloads, both sides, and Strata's point read), all.
 //
-// Prints one line per workload with its rate, wall and CPU time. Only the named workload is
-// timed; loading a database for the read workloads happens first and is reported separately.
-// For a profile of one workload, run it under perf/valgrind and look at the workload's function
-// (e.g. `ObjectWorkloads.strataPointReads`), which leaves the load out.
+// Every read workload checks its answer against the one computed from the generator. A read
+// workload runs once untimed, then OBJECTPROFILE_REPEATS times; its line gives the median run
+// (and every run). Strata's query workloads are then run again, each run right after a write
+// of one object ("after write": a write makes a new database version, so nothing a query keeps
+// per version is reused). At the end, the ratios of each Strata workload to its GRDB twin, for
+// those measured. Loading the databases happens first and is reported separately; for a
+// profile of one workload, run it under perf/valgrind with OBJECTPROFILE_REPEATS=0 and look at
+// the workload's function (e.g. `ObjectWorkloads.strataPointReads`), which leaves the load out.
 
 import Foundation
 import GRDB
-import StorageWorkloads
 import ObjectWorkloads
+import StorageWorkloads
 import Strata
 import StrataStorage
 
@@ -25,6 +35,7 @@ let mode = arguments.count > 1 ? arguments[1] : "usage"
 let count = arguments.count > 2 ? Int(arguments[2])! : ObjectWorkloads.objectCount
 /// Reads of each property in `property` (fewer for a slow profiler such as callgrind).
 let propertyReads = arguments.count > 3 ? Int(arguments[3])! : ObjectWorkloads.propertyReads
+let repeats = ProcessInfo.processInfo.environment["OBJECTPROFILE_REPEATS"].flatMap { Int($0) } ?? 3
 
 func report(_ label: String, _ operations: Int, _ unit: String, _ timing: ObjectWorkloads.Timing, _ extra: String = "") {
     print(String(
@@ -38,6 +49,8 @@ func scratch<R>(_ label: String, _ body: (String) throws -> R) rethrows -> R {
     return try body(directory)
 }
 
+// MARK: Inserts
+
 func strataInsert(_ durability: Durability, _ label: String) throws {
     try scratch("profile-insert") { directory in
         let db = try ObjectWorkloads.openStrata(directory, durability: durability)
@@ -49,101 +62,143 @@ func strataInsert(_ durability: Durability, _ label: String) throws {
 
 func grdbInsert(_ setup: ObjectWorkloads.GRDBSetup) throws {
     try scratch("profile-grdb-insert") { directory in
-        let queue = try ObjectWorkloads.openGRDB(directory, setup: setup)
-        let timing = try ObjectWorkloads.timed { try ObjectWorkloads.grdbInsert(count: count, into: queue) }
-        let stored = try queue.read { try GRDBItem.fetchCount($0) }
+        let writer = try ObjectWorkloads.openGRDB(directory, setup: setup)
+        let timing = try ObjectWorkloads.timed { try ObjectWorkloads.grdbInsert(count: count, into: writer) }
+        let stored = try writer.read { try GRDBItem.fetchCount($0) }
         precondition(stored == count)
         report("GRDB insert (\(setup.rawValue))", count, "records", timing)
+        try writer.close()
     }
 }
 
-func withStrata(_ body: (Strata.Database) throws -> Void) throws {
-    try scratch("profile-strata") { directory in
-        var db: Strata.Database?
-        let timing = try ObjectWorkloads.timed { db = try ObjectWorkloads.loadStrata(count: count, in: directory) }
-        print(String(format: "(loaded %d Strata objects in %.3f s)", count, timing.wall))
-        try body(db!)
+// MARK: Read workloads
+
+/// The median run (by wall-clock time) of each measured read workload, by mode ("<mode>@write"
+/// for the runs after a write), for the ratios at the end.
+nonisolated(unsafe) var medians: [String: ObjectWorkloads.Timing] = [:]
+
+/// The median run of `body` over `repeats` timed runs (after an untimed one), reported.
+func measure(
+    _ key: String, _ label: String, _ operations: Int, _ unit: String,
+    before: () throws -> Void = {}, _ body: () throws -> Void
+) throws {
+    if repeats > 0 { try body() }
+    var timings: [ObjectWorkloads.Timing] = []
+    for _ in 0..<max(repeats, 1) {
+        try before()
+        timings.append(try ObjectWorkloads.timed(body))
     }
+    timings.sort { $0.wall < $1.wall }
+    let median = timings[timings.count / 2]
+    medians[key] = median
+    let runs = timings.map { String(format: "%.4f", $0.wall) }.joined(separator: ", ")
+    report(label, operations, unit, median, " [median of \(timings.count): \(runs) s]")
 }
 
-func withGRDB(_ body: (DatabaseQueue) throws -> Void) throws {
-    try scratch("profile-grdb") { directory in
-        var queue: DatabaseQueue?
-        let timing = try ObjectWorkloads.timed { queue = try ObjectWorkloads.loadGRDB(count: count, in: directory) }
-        print(String(format: "(loaded %d GRDB records in %.3f s)", count, timing.wall))
-        try body(queue!)
-    }
-}
+let expected = ObjectWorkloads.expected(count: count)
+nonisolated(unsafe) let strataWorkloads = ObjectWorkloads.strataReadWorkloads(count: count)
+nonisolated(unsafe) let grdbWorkloads = ObjectWorkloads.grdbReadWorkloads(count: count)
 
-func strataReads(_ workloads: [String]) throws {
-    let expected = ObjectWorkloads.expected(count: count)
-    try withStrata { db in
-        for workload in workloads {
-            switch workload {
-            case "point":
-                var sum = 0
-                let timing = ObjectWorkloads.timed { sum = ObjectWorkloads.strataPointReads(count, keyCount: count, in: db) }
-                report("Strata point read", count, "reads", timing, " checksum \(sum)")
-            case "scan":
-                var sum = 0
-                let timing = ObjectWorkloads.timed { sum = ObjectWorkloads.strataScan(db) }
-                precondition(sum == expected.ageSum)
-                report("Strata scan (sum of age)", count, "objects", timing)
-            case "count":
-                var older = 0
-                let timing = ObjectWorkloads.timed { older = ObjectWorkloads.strataCount(db) }
-                precondition(older == expected.olderCount)
-                report("Strata where { age > 50 }.count", count, "objects", timing, " (\(older) match)")
-            case "property":
-                let item = db.object(ofType: StrataItem.self, forPrimaryKey: count / 2)!
-                let reads = propertyReads
-                let result = ObjectWorkloads.strataPropertyReads(reads, of: item)
-                print(String(
-                    format: "Strata property read: String %.1f ns (CPU %.1f), Int %.1f ns (CPU %.1f) per read, %d reads each",
-                    result.name.nanoseconds(per: reads), result.name.cpuNanoseconds(per: reads),
-                    result.age.nanoseconds(per: reads), result.age.cpuNanoseconds(per: reads), reads))
-            default: fatalError()
+/// Runs `workloads` of one side, each data set loaded once (into a scratch directory removed
+/// afterwards), in the order the data sets first appear; with Strata's items, `extra` after
+/// their workloads.
+func runReads<Store>(
+    _ workloads: [ReadWorkload<Store>], side: String, load: (Dataset, Int, String) throws -> Store,
+    touch: (Dataset, Store) throws -> Void = { _, _ in }, extra: (Store) -> Void = { _ in }
+) throws {
+    for dataset in Dataset.allCases where workloads.contains(where: { $0.dataset == dataset }) {
+        try scratch("profile-\(side)") { directory in
+            var store: Store?
+            let timing = try ObjectWorkloads.timed { store = try load(dataset, count, directory) }
+            print(String(format: "(loaded %@ %@ in %.3f s)", side, dataset.rawValue, timing.wall))
+            for workload in workloads where workload.dataset == dataset {
+                try measure(workload.mode, "\(workload.title): \(workload.variant)", workload.operations, workload.unit) {
+                    try workload.run(store!, expected)
+                }
             }
+            for workload in workloads where workload.dataset == dataset && workload.afterWrite {
+                try measure(
+                    workload.mode + "@write", "\(workload.title): \(workload.variant), after a write", workload.operations,
+                    workload.unit, before: { try touch(dataset, store!) }
+                ) { try workload.run(store!, expected) }
+            }
+            if dataset == .items { extra(store!) }
         }
     }
 }
 
-func grdbReads(_ workloads: [String]) throws {
-    let expected = ObjectWorkloads.expected(count: count)
-    try withGRDB { queue in
-        for workload in workloads {
-            switch workload {
-            case "grdb-point":
-                var sum = 0
-                let timing = try ObjectWorkloads.timed { sum = try ObjectWorkloads.grdbPointReads(count, keyCount: count, in: queue) }
-                report("GRDB point read", count, "reads", timing, " checksum \(sum)")
-            case "grdb-point-cached":
-                var sum = 0
-                let timing = try ObjectWorkloads.timed { sum = try ObjectWorkloads.grdbPointReadsCached(count, keyCount: count, in: queue) }
-                report("GRDB point read, cached statement", count, "reads", timing, " checksum \(sum)")
-            case "grdb-scan":
-                var sum = 0
-                let timing = try ObjectWorkloads.timed { sum = try ObjectWorkloads.grdbCursorScan(queue) }
-                precondition(sum == expected.ageSum)
-                report("GRDB scan (record cursor)", count, "records", timing)
-            case "grdb-sum":
-                var sum = 0
-                let timing = try ObjectWorkloads.timed { sum = try ObjectWorkloads.grdbSQLSum(queue) }
-                precondition(sum == expected.ageSum)
-                report("GRDB SELECT SUM(age)", count, "records", timing)
-            case "grdb-count":
-                var older = 0
-                let timing = try ObjectWorkloads.timed { older = try ObjectWorkloads.grdbCount(queue) }
-                precondition(older == expected.olderCount)
-                report("GRDB filter(age > 50).fetchCount", count, "records", timing, " (\(older) match)")
-            default: fatalError()
-            }
-        }
+/// Times 10M reads of `name`, then of `age`, of one managed object.
+func propertyReads(_ db: Strata.Database) {
+    let item = db.object(ofType: StrataItem.self, forPrimaryKey: count / 2)!
+    let reads = propertyReads
+    let result = ObjectWorkloads.strataPropertyReads(reads, of: item)
+    print(String(
+        format: "Strata property read: String %.1f ns (CPU %.1f), Int %.1f ns (CPU %.1f) per read, %d reads each",
+        result.name.nanoseconds(per: reads), result.name.cpuNanoseconds(per: reads),
+        result.age.nanoseconds(per: reads), result.age.cpuNanoseconds(per: reads), reads))
+}
+
+func strataReads(_ modes: [String], property: Bool) throws {
+    let workloads = strataWorkloads.filter { modes.contains($0.mode) }
+    try runReads(
+        workloads, side: "Strata", load: ObjectWorkloads.loadStrata, touch: ObjectWorkloads.strataTouch,
+        extra: { db in if property { propertyReads(db) } })
+    if property && !workloads.contains(where: { $0.dataset == .items }) {
+        try scratch("profile-strata") { directory in propertyReads(try ObjectWorkloads.loadStrata(count: count, in: directory)) }
     }
 }
 
-let strataReadModes = ["point", "scan", "count", "property"]
-let grdbReadModes = ["grdb-point", "grdb-point-cached", "grdb-scan", "grdb-sum", "grdb-count"]
+func grdbReads(_ modes: [String]) throws {
+    try runReads(grdbWorkloads.filter { modes.contains($0.mode) }, side: "GRDB", load: ObjectWorkloads.loadGRDB)
+}
+
+// MARK: Ratios
+
+/// Strata's workloads and the GRDB twin each is compared with, with issue 11's target (0: none).
+let pairs: [(strata: String, grdb: String, target: Double)] = [
+    ("point", "grdb-point", 10), ("point", "grdb-point-cached", 0),
+    ("scan", "grdb-scan", 2), ("scan", "grdb-sum", 0), ("scan2", "grdb-scan2", 1.5), ("count", "grdb-count", 1.5),
+] + ObjectWorkloads.Aggregate.allCases.map { ("agg-\($0.rawValue)", "grdb-agg-\($0.rawValue)", 1.5) }
+    + ObjectWorkloads.IndexedQuery.allCases.map { ("indexed-\($0.rawValue)", "grdb-indexed-\($0.rawValue)", 5) }
+    + [("join", "grdb-join", 2), ("sortlimit", "grdb-sortlimit", 1)]
+
+/// Prints Strata/GRDB (GRDB's median time over Strata's; also the same runs' CPU times) for
+/// every pair measured, warm and after a write.
+func printRatios() {
+    var lines: [String] = []
+    for pair in pairs {
+        guard let grdb = medians[pair.grdb] else { continue }
+        for suffix in ["", "@write"] {
+            guard let strata = medians[pair.strata + suffix] else { continue }
+            let ratio = grdb.wall / strata.wall
+            let verdict = pair.target > 0 ? String(format: " (target >= %g: %@)", pair.target, ratio >= pair.target ? "met" : "missed") : ""
+            lines.append(String(
+                format: "%@%@ / %@: %.3f (CPU time: %.3f)%@", pair.strata, suffix, pair.grdb, ratio, grdb.cpu / strata.cpu, verdict))
+        }
+    }
+    guard !lines.isEmpty else { return }
+    print("Strata/GRDB, medians (GRDB's wall-clock time over Strata's, and their CPU times):")
+    for line in lines { print("  " + line) }
+}
+
+// MARK: Modes
+
+let queryModes = ObjectWorkloads.queryModes
+let strataReadModes = strataWorkloads.map(\.mode)
+let grdbReadModes = grdbWorkloads.map(\.mode)
+/// Modes standing for several read workloads of one side.
+let readGroups: [String: [String]] = [
+    "agg": ["agg-sum", "agg-min", "agg-max", "agg-avg"],
+    "indexed": ["indexed-eq", "indexed-range"],
+]
+
+/// Runs the read workloads `modes` (Strata's and GRDB's, "property" included).
+func runReads(_ modes: [String]) throws {
+    let strata = modes.filter { strataReadModes.contains($0) }
+    if !strata.isEmpty || modes.contains("property") { try strataReads(strata, property: modes.contains("property")) }
+    let grdb = modes.filter { grdbReadModes.contains($0) }
+    if !grdb.isEmpty { try grdbReads(grdb) }
+}
 
 func run(_ mode: String) throws {
     switch mode {
@@ -152,29 +207,37 @@ func run(_ mode: String) throws {
     case "grdb-insert": try grdbInsert(.walNormal)
     case "grdb-insert-full": try grdbInsert(.walFull)
     case "grdb-insert-rollback": try grdbInsert(.rollbackFull)
-    case _ where strataReadModes.contains(mode): try strataReads([mode])
-    case _ where grdbReadModes.contains(mode): try grdbReads([mode])
+    case _ where strataReadModes.contains(mode) || grdbReadModes.contains(mode) || mode == "property":
+        try runReads([mode])
+    case _ where readGroups[mode] != nil: try runReads(readGroups[mode]!)
+    case _ where mode.hasPrefix("grdb-") && readGroups[String(mode.dropFirst(5))] != nil:
+        try runReads(readGroups[String(mode.dropFirst(5))]!.map { "grdb-" + $0 })
     case "strata":
         try run("insert-full")
         try run("insert-none")
-        try strataReads(strataReadModes)
+        try runReads(strataReadModes + ["property"])
     case "grdb":
         try run("grdb-insert")
         try run("grdb-insert-full")
         try run("grdb-insert-rollback")
-        try grdbReads(grdbReadModes)
+        try runReads(grdbReadModes)
+    case "queries":
+        try runReads(["point"] + queryModes + queryModes.map { "grdb-" + $0 })
     case "all":
         try run("strata")
         try run("grdb")
     default:
         print("""
-            usage: ObjectProfile <workload> [objects [property reads]]
-              Strata: insert-full insert-none point scan count property | strata
-              GRDB:   grdb-insert grdb-insert-full grdb-insert-rollback grdb-point grdb-point-cached grdb-scan grdb-sum grdb-count | grdb
-              all
+            usage: ObjectProfile <workload> [objects [property reads]]   (OBJECTPROFILE_REPEATS=n: timed runs)
+              Strata: insert-full insert-none point scan scan2 count agg(-sum -min -max -avg) indexed(-eq -range)
+                      join sortlimit property | strata
+              GRDB:   grdb-insert grdb-insert-full grdb-insert-rollback grdb-point grdb-point-cached grdb-scan grdb-sum
+                      grdb-scan2 grdb-count grdb-agg(-sum …) grdb-indexed(-eq -range) grdb-join grdb-sortlimit | grdb
+              queries (issue 11's query workloads, both sides, and Strata's point read), all
             """)
         exit(2)
     }
 }
 
 try run(mode)
+printRatios()
