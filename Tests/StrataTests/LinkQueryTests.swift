@@ -138,6 +138,30 @@ final class LinkQueryTests: DatabaseTestCase {
         XCTAssertEqual(dogNames(dogs.filter("age > %d AND age < %i", 2, 9)), ["Lonely", "Rex"])
     }
 
+    /// String operators compare UTF-8 bytes and Unicode scalars, as equality, keys and indexes
+    /// do (and Realm's operators): no canonical equivalence, with or without [c]/[d].
+    func testStringOperatorsCompareBytesNotCanonicalEquivalents() throws {
+        let db = try open([QDog.self, QPerson.self, QAddress.self])
+        try db.write {
+            for name in ["Zoe\u{301}", "Zo\u{E9}"] {
+                let person = QPerson()
+                person.name = name
+                try db.add(person)
+            }
+        }
+        func matches(_ format: String, _ args: Any...) throws -> [String] {
+            try db.objects(QPerson.self).filter(checking: format, args).map { $0.name.unicodeScalars.count == 4 ? "decomposed" : "precomposed" }.sorted()
+        }
+        XCTAssertEqual(try matches("name BEGINSWITH 'Zoe'"), ["decomposed"])
+        XCTAssertEqual(try matches("name ==[c] %@", "zo\u{E9}"), ["precomposed"])
+        XCTAssertEqual(try matches("name LIKE 'Zo?'"), ["precomposed"])
+        XCTAssertEqual(try matches("name CONTAINS[c] %@", "e\u{301}"), ["decomposed"])
+        // A string literal may begin with a combining mark (the lexer reads scalars, so the
+        // quote before it is still a quote).
+        XCTAssertEqual(try matches("name ENDSWITH '\u{301}'"), ["decomposed"])
+        XCTAssertEqual(try matches("name ENDSWITH[d] 'e'"), ["decomposed", "precomposed"])   // [d] removes both accents
+    }
+
     func testSortingThroughAToOneLink() throws {
         let db = try people()
         let people = db.objects(QPerson.self)

@@ -1,20 +1,22 @@
 /// The `LIKE` operator of string predicates: `?` matches exactly one character, `*` any run of
 /// characters (including none), and a backslash makes the next pattern character literal
 /// (`\*`, `\?`, `\\`; a trailing lone backslash matches a backslash). Everything else matches
-/// itself. Characters are Swift `Character`s (grapheme clusters); case-insensitive matching
-/// compares `lowercased()` forms, as the other string operators do.
+/// itself. Characters are Unicode scalars, so `?` takes one code point and literals compare as
+/// stored (no canonical equivalence: `é` written as one scalar does not match `e` and a
+/// combining accent), as Realm's string operators do; case-insensitive matching compares
+/// `lowercased()` forms.
 ///
 /// Matching is iterative (no recursion) and O(text × pattern) in the worst case.
 enum LikePattern {
     private enum Element: Equatable {
-        case literal(Character)
+        case literal(Unicode.Scalar)
         case one
         case any
     }
 
     /// Whether `text` matches `pattern` as a whole.
     static func matches(_ text: String, _ pattern: String, caseInsensitive: Bool) -> Bool {
-        let text = Array(caseInsensitive ? text.lowercased() : text)
+        let text = Array((caseInsensitive ? text.lowercased() : text).unicodeScalars)
         let pattern = compile(caseInsensitive ? pattern.lowercased() : pattern)
         var t = 0, p = 0
         // The last `*` seen, and the text position it currently absorbs up to.
@@ -53,7 +55,7 @@ enum LikePattern {
     private static func compile(_ pattern: String) -> [Element] {
         var elements: [Element] = []
         var escaping = false
-        for character in pattern {
+        for character in pattern.unicodeScalars {
             if escaping {
                 elements.append(.literal(character))
                 escaping = false

@@ -28,7 +28,7 @@ struct PredicateToken {
     }
 
     let kind: Kind
-    /// 1-based, in characters.
+    /// 1-based, in Unicode scalars.
     let column: Int
     /// The source text, for messages.
     let text: String
@@ -50,36 +50,36 @@ struct PredicateToken {
 
 enum PredicateLexer {
     private static let twoCharacterSymbols: Set<String> = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"]
-    private static let oneCharacterSymbols: Set<Character> = ["=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "-", "+", "."]
+    private static let oneCharacterSymbols: Set<Unicode.Scalar> = ["=", "<", ">", "!", "(", ")", "{", "}", ",", "[", "]", "-", "+", "."]
     /// The format specifiers `%@` stands for; NSPredicate reads `%d %i %f %s` as typed values.
-    private static let valueSpecifiers: Set<Character> = ["@", "d", "i", "f", "s"]
+    private static let valueSpecifiers: Set<Unicode.Scalar> = ["@", "d", "i", "f", "s"]
 
     /// The tokens of `format`, ending with `.end`.
     /// - Throws: ``StrataError`` `.invalidQuery` for an unterminated string, a malformed
     ///   number, an unsupported `%` specifier, or a character that starts no token.
     static func tokenize(_ format: String) throws -> [PredicateToken] {
-        let chars = Array(format)
+        let chars = Array(format.unicodeScalars)
         var tokens: [PredicateToken] = []
         var i = 0
         func token(_ kind: PredicateToken.Kind, from start: Int) {
-            tokens.append(PredicateToken(kind: kind, column: start + 1, text: String(chars[start..<i])))
+            tokens.append(PredicateToken(kind: kind, column: start + 1, text: text(chars[start..<i])))
         }
         while i < chars.count {
             let c = chars[i]
             let start = i
-            if c.isWhitespace {
+            if c.properties.isWhitespace {
                 i += 1
             } else if isIdentifierStart(c) {
                 i = scanIdentifier(chars, from: i)
-                token(.identifier(String(chars[start..<i])), from: start)
+                token(.identifier(text(chars[start..<i])), from: start)
             } else if c == "#", i + 1 < chars.count, isIdentifierStart(chars[i + 1]) {
                 i = scanIdentifier(chars, from: i + 1)
-                token(.escapedIdentifier(String(chars[(start + 1)..<i])), from: start)
+                token(.escapedIdentifier(text(chars[(start + 1)..<i])), from: start)
             } else if isDigit(c) {
                 let (end, isDecimal) = try scanNumber(chars, from: i)
                 i = end
-                let text = String(chars[start..<i])
-                token(isDecimal ? .decimal(text) : .integer(text), from: start)
+                let digits = text(chars[start..<i])
+                token(isDecimal ? .decimal(digits) : .integer(digits), from: start)
             } else if c == "'" || c == "\"" {
                 let (end, value) = try scanString(chars, from: i)
                 i = end
@@ -94,10 +94,10 @@ enum PredicateLexer {
                 token(next == "K" ? .keyArgument : .argument, from: start)
             } else if c == "$" || c == "@", i + 1 < chars.count, isIdentifierStart(chars[i + 1]) {
                 i = scanIdentifier(chars, from: i + 1)
-                token(.identifier(String(chars[start..<i])), from: start)
-            } else if i + 1 < chars.count, twoCharacterSymbols.contains(String(chars[i...(i + 1)])) {
+                token(.identifier(text(chars[start..<i])), from: start)
+            } else if i + 1 < chars.count, twoCharacterSymbols.contains(text(chars[i...(i + 1)])) {
                 i += 2
-                token(.symbol(String(chars[start..<i])), from: start)
+                token(.symbol(text(chars[start..<i])), from: start)
             } else if oneCharacterSymbols.contains(c) {
                 i += 1
                 token(.symbol(String(c)), from: start)
@@ -123,12 +123,22 @@ enum PredicateLexer {
         text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
 
-    private static func isIdentifierStart(_ c: Character) -> Bool { c == "_" || c.isLetter }
-    private static func isIdentifierPart(_ c: Character) -> Bool { c == "_" || c.isLetter || c.isNumber }
-    private static func isDigit(_ c: Character) -> Bool { c.isASCII && c.isWholeNumber }
+    private static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
+    private static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
+        c == "_" || c.properties.isAlphabetic || c.properties.numericType != nil
+    }
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+    private static func isHexDigit(_ c: Unicode.Scalar) -> Bool { c.isASCII && Character(c).isHexDigit }
+
+    /// The text of some scalars of the format.
+    private static func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        return text
+    }
 
     /// The end of an identifier starting at `start`, with `.`-separated parts.
-    private static func scanIdentifier(_ chars: [Character], from start: Int) -> Int {
+    private static func scanIdentifier(_ chars: [Unicode.Scalar], from start: Int) -> Int {
         var i = start
         while i < chars.count {
             if isIdentifierPart(chars[i]) {
@@ -145,14 +155,14 @@ enum PredicateLexer {
     }
 
     /// The end of a number starting at `start`, and whether it has a fraction or exponent.
-    private static func scanNumber(_ chars: [Character], from start: Int) throws -> (Int, Bool) {
+    private static func scanNumber(_ chars: [Unicode.Scalar], from start: Int) throws -> (Int, Bool) {
         var i = start
         var isDecimal = false
-        func digits(_ accept: (Character) -> Bool) { while i < chars.count, accept(chars[i]) { i += 1 } }
+        func digits(_ accept: (Unicode.Scalar) -> Bool) { while i < chars.count, accept(chars[i]) { i += 1 } }
         if chars[i] == "0", i + 1 < chars.count, let radix = ["x": 16, "X": 16, "o": 8, "O": 8, "b": 2, "B": 2][chars[i + 1]] {
             i += 2
             let digitsStart = i
-            digits { $0.isHexDigit && Int(String($0), radix: radix) != nil }
+            digits { isHexDigit($0) && Int(String($0), radix: radix) != nil }
             if i == digitsStart { i = start + 1 }
         } else {
             digits(isDigit)
@@ -175,13 +185,13 @@ enum PredicateLexer {
         if !valid {
             var end = i
             while end < chars.count, isIdentifierPart(chars[end]) || chars[end] == "." { end += 1 }
-            throw error("malformed number '\(abbreviate(String(chars[start..<max(end, start + 1)])))'", at: start)
+            throw error("malformed number '\(abbreviate(text(chars[start..<max(end, start + 1)])))'", at: start)
         }
         return (i, isDecimal)
     }
 
     /// The end of a quoted string starting at `start` (its opening quote), and its value.
-    private static func scanString(_ chars: [Character], from start: Int) throws -> (Int, String) {
+    private static func scanString(_ chars: [Unicode.Scalar], from start: Int) throws -> (Int, String) {
         let quote = chars[start]
         var value = ""
         var i = start + 1
@@ -198,20 +208,20 @@ enum PredicateLexer {
                 case "r": value.append("\r")
                 case "0": value.append("\0")
                 case "u":
-                    let hex = String(chars[i..<min(i + 4, chars.count)])
+                    let hex = text(chars[i..<min(i + 4, chars.count)])
                     guard hex.count == 4, hex.allSatisfy(\.isHexDigit), let code = UInt32(hex, radix: 16),
                           let scalar = Unicode.Scalar(code) else {
                         throw error("invalid escape '\\u\(abbreviate(hex))' in a string", at: i - 2)
                     }
                     value.unicodeScalars.append(scalar)
                     i += 4
-                default: value.append(escape)
+                default: value.unicodeScalars.append(escape)
                 }
             } else {
-                value.append(c)
+                value.unicodeScalars.append(c)
                 i += 1
             }
         }
-        throw error("unterminated string \(abbreviate(String(chars[start...])))", at: start)
+        throw error("unterminated string \(abbreviate(text(chars[start...])))", at: start)
     }
 }

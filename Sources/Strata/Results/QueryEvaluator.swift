@@ -253,7 +253,7 @@ extension QueryEvaluator {
         case .equal, .notEqual:
             let equal: Bool
             if !options.isEmpty, case .string(let a) = lhs, case .string(let b) = rhs {
-                equal = StringFolding.fold(a, options) == StringFolding.fold(b, options)
+                equal = StringFolding.fold(a, options).utf8.elementsEqual(StringFolding.fold(b, options).utf8)
             } else {
                 equal = FieldOrder.equal(lhs, rhs)
             }
@@ -270,11 +270,12 @@ extension QueryEvaluator {
             }
         case .beginsWith, .endsWith, .contains, .like:
             guard case .string(let a) = lhs, case .string(let b) = rhs else { return false }
+            // By UTF-8 bytes, as equality, keys and indexes compare (no canonical equivalence).
             let text = StringFolding.fold(a, options), pattern = StringFolding.fold(b, options)
             switch op {
-            case .beginsWith: return text.hasPrefix(pattern)
-            case .endsWith: return text.hasSuffix(pattern)
-            case .contains: return pattern.isEmpty || text.contains(pattern)
+            case .beginsWith: return text.utf8.starts(with: pattern.utf8)
+            case .endsWith: return text.utf8.reversed().starts(with: pattern.utf8.reversed())
+            case .contains: return StringFolding.utf8(of: text, contains: pattern)
             default: return LikePattern.matches(text, pattern, caseInsensitive: false)
             }
         case .between:
@@ -283,9 +284,20 @@ extension QueryEvaluator {
     }
 }
 
-/// `[c]` and `[d]` folding: diacritics removed (`é` → `e`) with Foundation's folding, case by
-/// `lowercased()`.
+/// `[c]` and `[d]` folding (diacritics removed, `é` → `e`, with Foundation's folding; case by
+/// `lowercased()`), and the byte-wise search the string operators use.
 enum StringFolding {
+    /// Whether `pattern`'s UTF-8 bytes occur in `text`'s (the empty pattern occurs everywhere).
+    static func utf8(of text: String, contains pattern: String) -> Bool {
+        let haystack = Array(text.utf8), needle = Array(pattern.utf8)
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     static func fold(_ text: String, _ options: QueryStringOptions) -> String {
         var folded = text
         if options.contains(.diacriticInsensitive) { folded = folded.folding(options: .diacriticInsensitive, locale: nil) }
