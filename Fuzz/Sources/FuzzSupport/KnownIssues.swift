@@ -62,8 +62,8 @@ public enum KnownIssues {
     /// the folded strings with Swift's `==` (canonical equivalence: "zo\u{E9}" equals
     /// "zoe\u{301}"), and BEGINSWITH, ENDSWITH, CONTAINS and LIKE work on Characters ("Zoe\u{301}"
     /// does not begin with "Zoe"; LIKE's `?` takes "e\u{301}" whole), where `==` without options,
-    /// the primary key and the indexes compare UTF-8 bytes, and Realm compares bytes and code
-    /// points. While true, the EvaluatorFuzzer calls a mismatch this issue's when evaluating
+    /// the primary key and the indexes compare UTF-8 bytes (as Realm's string operators do).
+    /// While true, the EvaluatorFuzzer calls a mismatch this issue's when evaluating
     /// the predicate with those rules (`EvalStringRules.canonical`) gives exactly Strata's
     /// result, and skips the input.
     public static let evaluatorStringOperatorsAreCanonical = true
