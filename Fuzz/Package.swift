@@ -26,7 +26,8 @@ let package = Package(
     ],
     targets: [
         // Shared by the fuzz targets and the seed generator: fixtures, checksums, oracles.
-        // Strata (the object layer) is for the PredicateFuzzer and OpsFuzzer harnesses.
+        // Strata (the object layer) is for the PredicateFuzzer, OpsFuzzer and EvaluatorFuzzer
+        // harnesses.
         .target(
             name: "FuzzSupport",
             dependencies: [
@@ -48,6 +49,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "OpsFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "Strata", package: "Strata")]
+        ),
+        .executableTarget(
+            name: "EvaluatorFuzzer",
             dependencies: ["FuzzSupport", .product(name: "Strata", package: "Strata")]
         ),
     ],

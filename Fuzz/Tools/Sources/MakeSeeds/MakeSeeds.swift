@@ -2,18 +2,19 @@
 // harnesses without libFuzzer. An ordinary program; build it without the fuzzer flags:
 //
 //   swift run MakeSeeds [CorpusDir]          write Corpus/SegmentFuzzer/*, Corpus/ManifestFuzzer/*,
-//                                            Corpus/PredicateFuzzer/* and Corpus/OpsFuzzer/*
-//                                            (default ./Corpus), then replay every seed
+//                                            Corpus/PredicateFuzzer/*, Corpus/OpsFuzzer/* and
+//                                            Corpus/EvaluatorFuzzer/* (default ./Corpus), then
+//                                            replay every seed
 //   swift run MakeSeeds --replay TARGET FILE… run each FILE through TARGET's harness
-//                                            (SegmentFuzzer, ManifestFuzzer, PredicateFuzzer or
-//                                            OpsFuzzer); traps on a bug
+//                                            (SegmentFuzzer, ManifestFuzzer, PredicateFuzzer,
+//                                            OpsFuzzer or EvaluatorFuzzer); traps on a bug
 //
 // Store seeds are made through the public API of StrataStorage (real stores on a
 // MemoryFileSystem), then cut, padded or damaged. Each starts with the mode byte its target reads
 // (see FuzzSupport/*FuzzerTarget.swift). Predicate seeds are predicates in the format of
 // Results.filter(_:_:) (valid and invalid) behind a header byte and argument selectors; ops seeds
-// are short programs of object operations (OpsSeeds.swift). Every
-// seed stays under 8 KiB.
+// are short programs of object operations (OpsSeeds.swift); evaluator seeds an object graph and
+// predicate bytes found by a seeded search (EvaluatorSeeds.swift). Every seed stays under 8 KiB.
 
 #if canImport(Glibc)
 import Glibc
@@ -278,7 +279,8 @@ func replay(_ target: String, _ input: [UInt8]) -> CInt {
     case "ManifestFuzzer": return runManifestInput(input)
     case "PredicateFuzzer": return runPredicateInput(input)
     case "OpsFuzzer": return runOpsInput(input)
-    default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer, PredicateFuzzer or OpsFuzzer")
+    case "EvaluatorFuzzer": return runEvaluatorInput(input)
+    default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer, PredicateFuzzer, OpsFuzzer or EvaluatorFuzzer")
     }
 }
 
@@ -298,7 +300,7 @@ struct MakeSeeds {
         let corpus = arguments.first ?? "Corpus"
         for (target, seeds) in [
             ("SegmentFuzzer", segmentSeeds), ("ManifestFuzzer", manifestSeeds), ("PredicateFuzzer", predicateSeeds),
-            ("OpsFuzzer", opsSeeds),
+            ("OpsFuzzer", opsSeeds), ("EvaluatorFuzzer", evaluatorSeeds),
         ] {
             let directory = corpus + "/" + target
             makeDirectory(directory)
