@@ -41,30 +41,13 @@ public enum KnownIssues {
     /// Whether an OpsFuzzer run would trip an open issue. None is open.
     public static func opsTripsKnownIssue(_ steps: [OpsStep]) -> Bool { false }
 
-    /// Whether an EvaluatorFuzzer predicate would trip an open issue.
-    ///
-    /// QUOTE-COMBINING-MARK (Regressions/README.md): `PredicateLexer` reads the text as
-    /// Characters, so a string literal whose first scalar is a combining mark (`'\u{301}'`
-    /// written as is) makes its opening quote and the mark one grapheme cluster; the quote is
-    /// not seen and a valid predicate is refused (`.invalidQuery`, "unexpected character").
-    /// Over-approximated as: a Character of the text that starts with a quote and has more
-    /// scalars.
-    ///
-    /// STRING-OPERATORS-CANONICAL is recognized by its result instead (see
-    /// `evaluatorStringOperatorsAreCanonical`).
-    public static func evaluatorTripsKnownIssue(_ text: String) -> Bool {
-        text.contains { character in
-            character.unicodeScalars.count > 1 && (character.unicodeScalars.first == "'" || character.unicodeScalars.first == "\"")
-        }
-    }
+    /// Whether an EvaluatorFuzzer predicate would trip an open issue. None is open
+    /// (QUOTE-COMBINING-MARK is fixed: the lexer reads Unicode scalars).
+    public static func evaluatorTripsKnownIssue(_ text: String) -> Bool { false }
 
-    /// STRING-OPERATORS-CANONICAL (Regressions/README.md): under `[c]`/`[d]`, Strata compares
-    /// the folded strings with Swift's `==` (canonical equivalence: "zo\u{E9}" equals
-    /// "zoe\u{301}"), and BEGINSWITH, ENDSWITH, CONTAINS and LIKE work on Characters ("Zoe\u{301}"
-    /// does not begin with "Zoe"; LIKE's `?` takes "e\u{301}" whole), where `==` without options,
-    /// the primary key and the indexes compare UTF-8 bytes (as Realm's string operators do).
-    /// While true, the EvaluatorFuzzer calls a mismatch this issue's when evaluating
-    /// the predicate with those rules (`EvalStringRules.canonical`) gives exactly Strata's
-    /// result, and skips the input.
-    public static let evaluatorStringOperatorsAreCanonical = true
+    /// STRING-OPERATORS-CANONICAL is fixed (string operators compare UTF-8 bytes and scalars):
+    /// a mismatch is always a finding. While true, the EvaluatorFuzzer would call a mismatch
+    /// this issue's when evaluating the predicate with canonical equivalence
+    /// (`EvalStringRules.canonical`) gives exactly Strata's result, and skip the input.
+    public static let evaluatorStringOperatorsAreCanonical = false
 }

@@ -28,6 +28,9 @@ final class SharedStore: @unchecked Sendable {
         let name = registryName(path: path, fileSystem: options.fileSystem)
         return try open.withLock { open in
             if let existing = open[name]?.value { return existing }
+            // Entries of stores no database uses any more go, so the registry does not grow
+            // with every directory or in-memory file system a process has opened.
+            open = open.filter { $0.value.value != nil }
             let store = try Store(directory: path, options: options)
             let shared = SharedStore(store: store, catalog: try Catalog.load(from: store.snapshot()))
             open[name] = WeakSharedStore(value: shared)
