@@ -2,13 +2,11 @@
 // seen through a struct that forwards every call to it.
 //
 // Why the struct: Strata's registry of open stores (`SharedStore.open`) names a store by its
-// path and, when the file system is an object, that object's identity, and it never drops a
-// name once the store is closed. A new MemoryFileSystem object per input would leave one more
-// entry per input (memory that grows for the whole process, and makes libFuzzer run its leak
-// check after every input: 8× slower). Through a struct the name is the path alone, the same for
-// every input, so each input's registration replaces the last. (Reusing one MemoryFileSystem
-// instead does not work: it never frees the inodes of removed files.) See
-// STORE-REGISTRY-GROWTH in Regressions/README.md.
+// path and, when the file system is an object, that object's identity. Through a struct the name
+// is the path alone, the same for every input, so the process keeps one registry entry however
+// many inputs run (the registry now also drops entries of closed stores when it registers one:
+// STORE-REGISTRY-GROWTH in Regressions/README.md, fixed). Reusing one MemoryFileSystem instead
+// does not work: it never frees the inodes of removed files (MEMORY-FS-INODES).
 
 import StrataStorage
 

@@ -289,13 +289,18 @@ extension QueryEvaluator {
 enum StringFolding {
     /// Whether `pattern`'s UTF-8 bytes occur in `text`'s (the empty pattern occurs everywhere).
     static func utf8(of text: String, contains pattern: String) -> Bool {
-        let haystack = Array(text.utf8), needle = Array(pattern.utf8)
-        guard !needle.isEmpty else { return true }
-        guard needle.count <= haystack.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        var text = text, pattern = pattern
+        // Native strings: search their bytes in place, without copying them per comparison.
+        return text.withUTF8 { haystack in
+            pattern.withUTF8 { needle in
+                guard let first = needle.first else { return true }
+                guard needle.count <= haystack.count else { return false }
+                for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+                    if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+                }
+                return false
+            }
         }
-        return false
     }
 
     static func fold(_ text: String, _ options: QueryStringOptions) -> String {
