@@ -33,6 +33,41 @@ extension Snapshot {
             keys[key].map { Entry(key: key, location: $0) }
         }
 
+        /// How one key's entry differs between two versions of a keyspace (see
+        /// ``changes(since:)``).
+        public enum Change: Sendable {
+            /// The key is new: the older version has no entry for it.
+            case added(Entry)
+            /// The key's record is another one: a new value, or the same value moved by a
+            /// compaction.
+            case replaced(Entry)
+            /// The key has no entry any more.
+            case removed(StorageKey)
+
+            /// The key that changed.
+            public var key: StorageKey {
+                switch self {
+                case .added(let entry), .replaced(let entry): return entry.key
+                case .removed(let key): return key
+                }
+            }
+        }
+
+        /// The keys whose entries differ between `older` (the same keyspace at an earlier
+        /// snapshot, or any other entries) and these, in ascending key order. Parts of the index
+        /// the two versions share are skipped without being read, so after a commit this costs
+        /// about what the commit changed.
+        /// - Complexity: O(n / 64 + d · 64) for n entries and d changed keys.
+        public func changes(since older: Entries) -> [Change] {
+            var changes: [Change] = []
+            keys.forEachDifference(from: older.keys) { key, before, after in
+                guard let after else { return changes.append(.removed(key)) }
+                let entry = Entry(key: key, location: after)
+                changes.append(before == nil ? .added(entry) : .replaced(entry))
+            }
+            return changes
+        }
+
         /// Walks the entries.
         public func makeIterator() -> Iterator { Iterator(base: keys.makeIterator()) }
 

@@ -76,6 +76,32 @@ extension KeyTree: Sequence {
             }
         }
 
+        /// The next entry without moving past it, or `nil` at the end.
+        mutating func peek() -> Element? {
+            if index >= leafCount {
+                guard moveToNextLeaf() else { return nil }
+            }
+            let entryIndex = index
+            return leaf.unsafelyUnwrapped._withUnsafeGuaranteedRef { leaf in
+                (leaf.key(at: entryIndex), leaf.values[entryIndex])
+            }
+        }
+
+        /// The leaf the walk is about to enter when its next entry is a leaf's first one (the
+        /// node's identity, to tell a leaf two trees share), or nil.
+        mutating func leafAtStart() -> ObjectIdentifier? {
+            if index >= leafCount {
+                guard moveToNextLeaf() else { return nil }
+            }
+            guard index == 0, let leaf else { return nil }
+            return ObjectIdentifier(leaf.takeUnretainedValue())
+        }
+
+        /// Moves past the rest of the current leaf's entries.
+        mutating func skipLeaf() {
+            index = leafCount
+        }
+
         /// Moves to the first entry of the leaf after `leaf`; returns false, and stays at the
         /// end, if there is none.
         private mutating func moveToNextLeaf() -> Bool {
