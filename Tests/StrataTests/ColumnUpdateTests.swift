@@ -13,6 +13,7 @@ final class ColumnUpdateTests: DatabaseTestCase {
     /// Every property's column of `Person`, from the database's cache (updated when it can be).
     private func cachedTable(_ db: Database) -> ClassColumns? {
         let schema = db.schemas.schema(for: Person.self)!
+        _ = db.readVersion()
         return db.columns(of: schema, reading: Set(schema.properties.indices.filter { schema.readsPlainField[$0] }))
     }
 
@@ -98,5 +99,40 @@ final class ColumnUpdateTests: DatabaseTestCase {
         XCTAssertNotEqual(before.version, after.version)
         XCTAssertEqual(before.entries.map(\.key), after.entries.map(\.key))
         XCTAssertEqual(db.objects(Person.self).filter("large < 10").count, 10)
+    }
+
+    /// `dog.age > k` over the people, read from columns whose link rows follow each commit,
+    /// equals the count made by walking each person's dog, through commits that change ages,
+    /// relink, unlink, add and delete people and dogs.
+    func testLinkRowsFollowCommits() throws {
+        var random = SplitMix64(seed: 0xC0_1F)
+        let db = try open()
+        try db.write {
+            for index in 0..<120 {
+                let dog = Dog()
+                dog.age = index % 10
+                try db.add(dog)
+                let person = Person()
+                person.dog = index % 5 == 0 ? nil : dog
+                try db.add(person)
+            }
+        }
+        for round in 0..<30 {
+            let threshold = Int(random.next() % 10)
+            let expected = db.objects(Person.self).filter { ($0.dog?.age ?? -1) > threshold }.count
+            XCTAssertEqual(db.objects(Person.self).where { $0.dog.age > threshold }.count, expected, "round \(round)")
+            try db.write {
+                let dogs = Array(db.objects(Dog.self)), people = Array(db.objects(Person.self))
+                for _ in 0..<Int(random.next() % 6) {
+                    switch random.next() % 5 {
+                    case 0: dogs.randomElement(using: &random).map { if !$0.isInvalidated { $0.age = Int(random.next() % 10) } }
+                    case 1: people.randomElement(using: &random).map { if !$0.isInvalidated { $0.dog = dogs.randomElement(using: &random).flatMap { $0.isInvalidated ? nil : $0 } } }
+                    case 2: let dog = Dog(); dog.age = 7; try db.add(dog)
+                    case 3: if let dog = dogs.randomElement(using: &random), !dog.isInvalidated { try db.delete(dog) }
+                    default: let person = Person(); person.dog = dogs.first { !$0.isInvalidated }; try db.add(person)
+                    }
+                }
+            }
+        }
     }
 }

@@ -4,26 +4,45 @@ import StrataStorage
 /// database view, in key order: what a query over the whole class reads when its predicate,
 /// sort and aggregates compare properties of the class itself or of the objects its to-one
 /// links lead to. Built on first use, one pass decoding only the properties asked for; a later
-/// query that asks for more gets a new table with the old columns and the new ones; when the
-/// view moves to a newer commit, the next query gets the table brought up to date by what the
-/// commits between changed (`updated(to:keys:decoding:)`). A query then tests a column of
-/// values instead of decoding each record, as Realm's column reads do.
+/// query that asks for more adds the new columns; when the view moves to a newer commit, the
+/// next query brings the table up to date with what the commits in between changed
+/// (`update(to:keys:decoding:)`). A query then tests a column of values instead of decoding each
+/// record, as Realm's column reads do.
 ///
-/// Thread safety: immutable, so a frozen view's tables may be read by many threads at once;
-/// new tables are made under the database's column lock.
+/// Thread safety: changed only under the database's column lock and only while nothing but the
+/// cache refers to it (`Database.columns` copies a table someone still holds before changing
+/// it), so a table handed out never changes: a frozen view's tables may be read by many threads
+/// at once.
 final class ClassColumns: @unchecked Sendable {
     /// The database version (`Database.readVersion()`) the values are of.
-    let version: Int
+    private(set) var version: Int
     /// The class's keyspace at `version`: what a later version's changes are found against.
-    let keys: Snapshot.Entries
+    private(set) var keys: Snapshot.Entries
     /// Every object of the class, in key order.
-    let entries: [Snapshot.Entry]
+    private(set) var entries: [Snapshot.Entry]
     /// Each decoded property's values, by property index, in `entries` order.
-    let columns: [Int: [FieldValue]]
+    private(set) var columns: [Int: [FieldValue]]
     /// The row of each key, for following links into this class (made when first asked for).
-    let rowsByKey: [StorageKey: Int]?
+    private(set) var rowsByKey: [StorageKey: Int]?
+    /// Stands for the rows' order: a new one whenever objects are added or removed (and so
+    /// rows move), which tells link rows into this table they must be found again.
+    private(set) var layout = RowLayout()
+    /// By link property: the row each object's link leads to in the linked class's table.
+    private(set) var linkRows: [Int: LinkRows] = [:]
 
-    init(version: Int, keys: Snapshot.Entries, entries: [Snapshot.Entry], columns: [Int: [FieldValue]] = [:], rowsByKey: [StorageKey: Int]? = nil) {
+    /// The identity of one order of a table's rows (compared with `===`).
+    final class RowLayout {}
+
+    /// The row each object's link (one property) leads to in the linked class's table whose row
+    /// order is `target`; -1 for a nil link or one to no object.
+    struct LinkRows {
+        let target: RowLayout
+        var rows: [Int]
+        /// Rows whose objects changed since `rows` was made: their links are found again.
+        var stale: [Int] = []
+    }
+
+    private init(version: Int, keys: Snapshot.Entries, entries: [Snapshot.Entry], columns: [Int: [FieldValue]], rowsByKey: [StorageKey: Int]?) {
         self.version = version
         self.keys = keys
         self.entries = entries
@@ -31,9 +50,18 @@ final class ClassColumns: @unchecked Sendable {
         self.rowsByKey = rowsByKey
     }
 
-    /// An empty table of the class whose keyspace at `version` is `keys`.
+    /// A table with no columns of the class whose keyspace at `version` is `keys`.
     convenience init(version: Int, keys: Snapshot.Entries) {
-        self.init(version: version, keys: keys, entries: Array(keys))
+        self.init(version: version, keys: keys, entries: Array(keys), columns: [:], rowsByKey: nil)
+    }
+
+    /// A table with the same contents, to change while this one is still read elsewhere (its
+    /// arrays are shared until one of the two changes them).
+    func copy() -> ClassColumns {
+        let copy = ClassColumns(version: version, keys: keys, entries: entries, columns: columns, rowsByKey: rowsByKey)
+        copy.layout = layout
+        copy.linkRows = linkRows
+        return copy
     }
 
     /// The values of the property at `index`. REQUIRES: it was decoded (`Database.columns`).
@@ -42,35 +70,56 @@ final class ClassColumns: @unchecked Sendable {
     /// The row of the object whose key is `key`, if it exists. REQUIRES: rows are indexed.
     func row(of key: StorageKey) -> Int? { rowsByKey?[key] }
 
-    /// This table with more columns.
-    func adding(_ values: [[FieldValue]], for properties: [Int]) -> ClassColumns {
-        var columns = self.columns
+    /// Adds columns: `values[i]` are the values of the property `properties[i]`.
+    func add(_ values: [[FieldValue]], for properties: [Int]) {
         for (position, index) in properties.enumerated() { columns[index] = values[position] }
-        return ClassColumns(version: version, keys: keys, entries: entries, columns: columns, rowsByKey: rowsByKey)
     }
 
-    /// This table with the row of each key.
-    func indexingRows() -> ClassColumns {
-        if rowsByKey != nil { return self }
+    /// Indexes the row of each key, if that is not done.
+    func indexRows() {
+        if rowsByKey != nil { return }
         var rows = [StorageKey: Int](minimumCapacity: entries.count)
         for (row, entry) in entries.enumerated() { rows[entry.key] = row }
-        return ClassColumns(version: version, keys: keys, entries: entries, columns: columns, rowsByKey: rows)
+        rowsByKey = rows
+    }
+
+    /// Finds the row each object's link `property` leads to in `target` (the table of the
+    /// linked class, whose id is `targetClass`, its rows indexed), unless that is known: only the rows of objects changed since
+    /// are looked at again while `target`'s rows stay where they were.
+    /// REQUIRES: the column of `property` is decoded.
+    func resolveLinks(_ property: Int, into target: ClassColumns, of targetClass: UInt32) {
+        let links = column(property)
+        func row(_ position: Int) -> Int {
+            guard case .link(let key) = links[position], key.classID == targetClass,
+                  let row = target.row(of: key.key) else { return -1 }
+            return row
+        }
+        if var known = linkRows[property], known.target === target.layout {
+            guard !known.stale.isEmpty else { return }
+            linkRows[property] = nil   // so that `known.rows` is changed in place
+            for position in known.stale { known.rows[position] = row(position) }
+            known.stale = []
+            linkRows[property] = known
+        } else {
+            linkRows[property] = LinkRows(target: target.layout, rows: links.indices.map(row))
+        }
     }
 }
 
 extension ClassColumns {
-    /// This table brought to the view's version `version`, whose keyspace is `newKeys`: the
-    /// rows of the objects the commits in between added, replaced or removed are changed, the
-    /// others kept; `decode` reads the decoded properties (in the order of its first argument)
-    /// of the given entries. Nil when so many objects changed that a new table costs less.
+    /// Brings the table to the view's version `version`, whose keyspace is `newKeys`: the rows of
+    /// the objects the commits in between added, replaced or removed change, the others stay;
+    /// `decode` reads the decoded properties (in the order of its first argument) of the given
+    /// entries. Returns false, changing nothing, when so many objects changed that a new table
+    /// costs less.
     /// - Complexity: O(n / 64 + d · 64) to find the d changed objects, plus decoding them; when
     ///   objects were added or removed, O(n) more per column to move rows.
-    func updated(
+    func update(
         to version: Int, keys newKeys: Snapshot.Entries,
         decoding decode: (_ properties: [Int], _ entries: [Snapshot.Entry]) -> [[FieldValue]]
-    ) -> ClassColumns? {
+    ) -> Bool {
         let changes = newKeys.changes(since: keys)
-        guard changes.count <= max(64, entries.count / 8) else { return nil }
+        guard changes.count <= max(64, entries.count / 8) else { return false }
         let properties = columns.keys.sorted()
         let changedEntries = changes.compactMap { change -> Snapshot.Entry? in
             switch change {
@@ -81,14 +130,17 @@ extension ClassColumns {
         let decoded = decode(properties, changedEntries)
         if changedEntries.count == changes.count, let rows = rows(replacedBy: changes) {
             // Only replacements: every object keeps its row.
-            var entries = self.entries, columns = self.columns
             for (position, row) in rows.enumerated() { entries[row] = changedEntries[position] }
             for (slot, property) in properties.enumerated() {
                 for (position, row) in rows.enumerated() { columns[property]![row] = decoded[slot][position] }
             }
-            return ClassColumns(version: version, keys: newKeys, entries: entries, columns: columns, rowsByKey: rowsByKey)
+            for property in linkRows.keys { linkRows[property]!.stale += rows }
+        } else {
+            merge(changes, decoded: decoded, properties: properties, count: newKeys.count)
         }
-        return merged(changes, decoded: decoded, properties: properties, version: version, keys: newKeys)
+        self.version = version
+        keys = newKeys
+        return true
     }
 
     /// The row of each replaced key, in `changes` order; nil when one is not in the table.
@@ -112,43 +164,42 @@ extension ClassColumns {
         return low < entries.count && entries[low].key == key ? low : nil
     }
 
-    /// The table with `changes` (in key order) merged into its rows: removed keys dropped,
-    /// added ones inserted where their keys sort, replaced ones changed in place. `decoded`
+    /// Merges `changes` (in key order) into the rows: removed keys dropped, added ones inserted
+    /// where their keys sort, replaced ones changed in place; `count` rows in the end. `decoded`
     /// holds the decoded properties' values of the added and replaced entries, in order.
-    private func merged(
-        _ changes: [Snapshot.Entries.Change], decoded: [[FieldValue]], properties: [Int],
-        version: Int, keys newKeys: Snapshot.Entries
-    ) -> ClassColumns {
-        var entries: [Snapshot.Entry] = []
+    private func merge(_ changes: [Snapshot.Entries.Change], decoded: [[FieldValue]], properties: [Int], count: Int) {
+        var newEntries: [Snapshot.Entry] = []
         var values = properties.map { _ in [FieldValue]() }
-        entries.reserveCapacity(newKeys.count)
-        for slot in values.indices { values[slot].reserveCapacity(newKeys.count) }
+        newEntries.reserveCapacity(count)
+        for slot in values.indices { values[slot].reserveCapacity(count) }
         let old = properties.map { columns[$0]! }
         var row = 0, decodedPosition = 0
         func keepRows(below end: Int) {
-            entries += self.entries[row..<end]
+            newEntries += entries[row..<end]
             for slot in values.indices { values[slot] += old[slot][row..<end] }
             row = end
         }
         for change in changes {
             // The rows before the change's key are unchanged.
             var end = row
-            while end < self.entries.count, self.entries[end].key < change.key { end += 1 }
+            while end < entries.count, entries[end].key < change.key { end += 1 }
             keepRows(below: end)
             // A removed or replaced key's old row goes.
-            if row < self.entries.count, self.entries[row].key == change.key { row += 1 }
+            if row < entries.count, entries[row].key == change.key { row += 1 }
             switch change {
             case .removed:
                 break
             case .replaced(let entry), .added(let entry):
-                entries.append(entry)
+                newEntries.append(entry)
                 for slot in values.indices { values[slot].append(decoded[slot][decodedPosition]) }
                 decodedPosition += 1
             }
         }
-        keepRows(below: self.entries.count)
-        var newColumns: [Int: [FieldValue]] = [:]
-        for (slot, property) in properties.enumerated() { newColumns[property] = values[slot] }
-        return ClassColumns(version: version, keys: newKeys, entries: entries, columns: newColumns)
+        keepRows(below: entries.count)
+        entries = newEntries
+        for (slot, property) in properties.enumerated() { columns[property] = values[slot] }
+        rowsByKey = nil
+        layout = RowLayout()
+        linkRows = [:]
     }
 }

@@ -6,9 +6,12 @@ struct ColumnNeeds {
     var own: Set<Int> = []
     /// By class id: the linked class and the properties read of it.
     var linked: [UInt32: (schema: ObjectSchema, properties: Set<Int>)] = [:]
+    /// The link properties followed, each with the id of the class it links to.
+    var links: [Int: UInt32] = [:]
 
     mutating func formUnion(_ other: ColumnNeeds) {
         own.formUnion(other.own)
+        links.merge(other.links) { first, _ in first }
         for (classID, need) in other.linked { linked[classID, default: (need.schema, [])].properties.formUnion(need.properties) }
     }
 }
@@ -38,22 +41,21 @@ enum ColumnReference {
         switch self {
         case .own(let index): return ColumnNeeds(own: [index])
         case .linked(let link, let target, let property):
-            return ColumnNeeds(own: [link], linked: [target.classID: (target, [property])])
+            return ColumnNeeds(own: [link], linked: [target.classID: (target, [property])], links: [link: target.classID])
         }
     }
 
-    /// The values, one per object of `columns`; `linked` holds the linked classes' columns.
-    func values(_ columns: ClassColumns, linked: [UInt32: ClassColumns]) -> [FieldValue] {
+    /// For each object of `columns`, whether its value passes `test`; `linked` holds the linked
+    /// classes' columns, and `columns` the rows its links lead to in them. A linked value is
+    /// tested once per linked object, not once per link to it.
+    func test(_ test: (FieldValue) -> Bool, _ columns: ClassColumns, linked: [UInt32: ClassColumns]) -> [Bool] {
         switch self {
-        case .own(let index): return columns.column(index)
+        case .own(let index): return columns.column(index).map(test)
         case .linked(let link, let target, let property):
-            guard let targetColumns = linked[target.classID] else { return [] }
-            let targetValues = targetColumns.column(property)
-            return columns.column(link).map { value in
-                guard case .link(let key) = value, key.classID == target.classID,
-                      let row = targetColumns.row(of: key.key) else { return .null }
-                return targetValues[row]
-            }
+            guard let targetColumns = linked[target.classID], let rows = columns.linkRows[link]?.rows else { return [] }
+            let passes = targetColumns.column(property).map(test)
+            let nullPasses = test(.null)
+            return rows.map { $0 < 0 ? nullPasses : passes[$0] }
         }
     }
 }
@@ -105,8 +107,8 @@ enum ColumnPredicate {
         case .not(let operand):
             return evaluate(operand, columns, linked: linked).map { !$0 }
         case .compare(let comparison):
-            let values = ColumnReference(comparison.lhs)?.values(columns, linked: linked) ?? []
-            return values.map(QueryEvaluator.singleValueTest(comparison))
+            guard let reference = ColumnReference(comparison.lhs) else { return [] }
+            return reference.test(QueryEvaluator.singleValueTest(comparison), columns, linked: linked)
         }
     }
 }

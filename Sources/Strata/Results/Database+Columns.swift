@@ -2,34 +2,43 @@ import StrataStorage
 
 extension Database {
     /// The columns of `schema` holding at least `properties` (and, with `indexingRows`, the row
-    /// of each key), at this view's current version; nil inside a write (whose changes are not in
-    /// the snapshot).
+    /// of each key), at this view's current version (which this does not move: the caller
+    /// refreshes the view once, with `readVersion()`, so that the tables of several classes are
+    /// of one version); nil inside a write (whose changes are not in the snapshot).
     /// - Complexity: O(1) when they are cached; otherwise one pass over the class's records
     ///   decoding the missing properties.
-    func columns(of schema: ObjectSchema, reading properties: Set<Int>, indexingRows: Bool = false) -> ClassColumns? {
+    /// `links` names link properties of `schema` whose rows in the linked class's table (given
+    /// with the class's id, its rows indexed) are wanted (`ClassColumns.linkRows`).
+    func columns(
+        of schema: ObjectSchema, reading properties: Set<Int>, indexingRows: Bool = false,
+        resolvingLinks links: [Int: (table: ClassColumns, classID: UInt32)] = [:]
+    ) -> ClassColumns? {
         guard transaction == nil else { return nil }
-        let version = readVersion()
+        let version = currentVersion
         return columnCache.withLock { cache in
-            var table = currentTable(cache[schema.classID], of: schema, version: version)
+            var cached = cache.removeValue(forKey: schema.classID)
+            let table = currentTable(&cached, of: schema, version: version)
             let missing = properties.filter { table.columns[$0] == nil }.sorted()
-            if !missing.isEmpty { table = table.adding(decodeColumns(missing, of: schema, entries: table.entries), for: missing) }
-            if indexingRows { table = table.indexingRows() }
+            if !missing.isEmpty { table.add(decodeColumns(missing, of: schema, entries: table.entries), for: missing) }
+            if indexingRows { table.indexRows() }
+            for (property, target) in links { table.resolveLinks(property, into: target.table, of: target.classID) }
             cache[schema.classID] = table
             return table
         }
     }
 
-    /// `cached` as of the view's version `version`: itself when it is of that version, else
-    /// brought up to date by the commits in between, or a new empty table.
-    private func currentTable(_ cached: ClassColumns?, of schema: ObjectSchema, version: Int) -> ClassColumns {
-        if let cached, cached.version == version { return cached }
+    /// `cached` as of the view's version `version`, ready to change: itself when nothing else
+    /// refers to it, else a copy; brought up to date by the commits since its version, or a new
+    /// table when too much changed.
+    private func currentTable(_ cached: inout ClassColumns?, of schema: ObjectSchema, version: Int) -> ClassColumns {
+        if cached != nil, !isKnownUniquelyReferenced(&cached) { cached = cached?.copy() }
+        guard let table = cached else { return ClassColumns(version: version, keys: snapshot.entries(in: Keyspace(schema.classID))) }
+        if table.version == version { return table }
         let keys = snapshot.entries(in: Keyspace(schema.classID))
-        if let cached, let updated = cached.updated(to: version, keys: keys, decoding: { properties, entries in
+        let updated = table.update(to: version, keys: keys) { properties, entries in
             decodeColumns(properties, of: schema, entries: entries)
-        }) {
-            return updated
         }
-        return ClassColumns(version: version, keys: keys)
+        return updated ? table : ClassColumns(version: version, keys: keys)
     }
 
     /// The columns of `properties` for `entries`: each record's bytes are walked once, straight

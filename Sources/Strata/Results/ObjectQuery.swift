@@ -85,11 +85,13 @@ final class ObjectQuery: @unchecked Sendable {
         // An equality an index answers reads fewer objects than any pass over the class.
         if let predicate, Self.equalityTerm(in: predicate, schema: schema) != nil { return nil }
         guard let needs = predicate.map(ColumnPredicate.needs(of:)) ?? ColumnNeeds() else { return nil }
-        guard let columns = database.columns(of: schema, reading: needs.own.union(extra)) else { return nil }
+        _ = database.readVersion()   // every table below is of this version
         var linked: [UInt32: ClassColumns] = [:]
         for (classID, need) in needs.linked {
             linked[classID] = database.columns(of: need.schema, reading: need.properties, indexingRows: true)
         }
+        let links = needs.links.compactMapValues { classID in linked[classID].map { (table: $0, classID: classID) } }
+        guard let columns = database.columns(of: schema, reading: needs.own.union(extra), resolvingLinks: links) else { return nil }
         let matches = predicate.map { ColumnPredicate.evaluate($0, columns, linked: linked) }
             ?? [Bool](repeating: true, count: columns.entries.count)
         return (columns, matches)
