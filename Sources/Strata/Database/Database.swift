@@ -60,8 +60,11 @@ public final class Database {
     private let store: Store
     let schemas: SchemaSet
     /// The version a live database reads (refreshed to the newest commit as it reads) or a
-    /// frozen one is pinned to. Nil only while a commit runs (see `commitWrite`).
-    private var pinned: Snapshot?
+    /// frozen one is pinned to. Nil only while a commit runs (see `commitWrite`). It and
+    /// `pinnedSequence` skip dynamic exclusivity checks, as `version` does: a live database is
+    /// used by one thread at a time, a frozen one never changes them, and every property read
+    /// looks at them.
+    @exclusivity(unchecked) private var pinned: Snapshot?
     var snapshot: Snapshot {
         get { pinned.unsafelyUnwrapped }
         set {
@@ -71,7 +74,7 @@ public final class Database {
     }
     /// The sequence of `snapshot`, kept beside it so that checking for a newer commit does not
     /// copy the snapshot.
-    private var pinnedSequence: UInt64 = 0
+    @exclusivity(unchecked) private var pinnedSequence: UInt64 = 0
     @exclusivity(unchecked) var transaction: WriteTransaction?
     /// The unmanaged embedded objects the open write stored, by the identity they were stored
     /// with: they become managed views of what was stored once their parent's field is set
@@ -99,6 +102,9 @@ public final class Database {
     let readFailures = Locked<StrataError?>(nil)
     /// The class columns queries read at the current version (see `ClassColumns`), by class id.
     let columnCache = Locked<[UInt32: ClassColumns]>([:])
+    /// By class id: the plain properties objects handed out by a walk over the class were read
+    /// for that their walk's table had no column of; the next walk's table decodes them.
+    let columnDemand = Locked<[UInt32: Set<Int>]>([:])
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     @exclusivity(unchecked) private(set) var version = 0
 

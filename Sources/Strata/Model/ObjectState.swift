@@ -39,6 +39,15 @@ public final class _ObjectState {
     /// alone, and every field at the second.
     @exclusivity(unchecked) private var pendingRecord: Snapshot.Entry?
     @exclusivity(unchecked) private var pendingReads = 0
+    /// The column table of the walk that handed the object out, and the object's row in it
+    /// (valid while the view is at `cachedVersion`): a plain property the table has a column of
+    /// is read from it, without decoding the record.
+    @exclusivity(unchecked) private var table: ClassColumns? {
+        didSet { tableReference = table.map(Unmanaged.passUnretained) }
+    }
+    /// `table`, read on every property read without a retain and release (`table` keeps it).
+    @exclusivity(unchecked) private var tableReference: Unmanaged<ClassColumns>?
+    @exclusivity(unchecked) private var row = 0
     /// Keeps the database alive as long as one of its objects is.
     private let retainedDatabase: Database
 
@@ -77,11 +86,20 @@ public final class _ObjectState {
         cachedVersion = version
     }
 
+    /// Seeds the cache with the object's row of `table`, a column table of the view's version
+    /// `version`, reading the record for a property the table has no column of.
+    func prime(table: ClassColumns, row: Int, version: Int) {
+        self.table = table
+        self.row = row
+        prime(record: table.entries[row], version: version)
+    }
+
     /// The current fields, in property order, or nil when the object no longer exists.
     func currentFields() -> [FieldValue]? {
         let version = database.readVersion()
         if version != cachedVersion {
             pendingRecord = nil
+            table = nil
             if addedInWrite != 0, database.wasCancelled(write: addedInWrite) { return nil }
             guard let loaded = loadFields() else { return nil }
             fields = loaded
@@ -136,8 +154,17 @@ public final class _ObjectState {
     /// Not generic, so the read path costs no generic metadata.
     @usableFromInline
     func plainField(_ index: Int) -> _FieldValue? {
-        guard tracer == nil, schema.readsPlainField[index] else { return nil }
-        if database.readVersion() == cachedVersion {
+        // The database and schema outlive this state (`retainedDatabase` keeps both), so they
+        // are used here without the retain and release a load of an unowned reference makes.
+        guard tracer == nil,
+              Unmanaged.passUnretained(schema)._withUnsafeGuaranteedRef({ $0.readsPlainField[index] })
+        else { return nil }
+        if Unmanaged.passUnretained(database)._withUnsafeGuaranteedRef({ $0.readVersion() }) == cachedVersion {
+            if let tableReference {
+                let row = self.row
+                if let value = tableReference._withUnsafeGuaranteedRef({ $0.value(of: index, at: row) }) { return value }
+                database.noteColumnMiss(schema.classID, property: index)
+            }
             guard let record = pendingRecord else { return fields[index] }  // the cached fields
             if pendingReads == 0 {
                 pendingReads = 1

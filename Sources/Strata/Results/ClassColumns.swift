@@ -12,23 +12,25 @@ import StrataStorage
 /// Thread safety: changed only under the database's column lock and only while nothing but the
 /// cache refers to it (`Database.columns` copies a table someone still holds before changing
 /// it), so a table handed out never changes: a frozen view's tables may be read by many threads
-/// at once.
+/// at once. So no access to a table's properties overlaps a change, and they skip Swift's
+/// dynamic exclusivity checks (`@exclusivity(unchecked)`), which objects handed out by a walk
+/// would otherwise pay on every property read.
 final class ClassColumns: @unchecked Sendable {
     /// The database version (`Database.readVersion()`) the values are of.
-    private(set) var version: Int
+    @exclusivity(unchecked) private(set) var version: Int
     /// The class's keyspace at `version`: what a later version's changes are found against.
-    private(set) var keys: Snapshot.Entries
+    @exclusivity(unchecked) private(set) var keys: Snapshot.Entries
     /// Every object of the class, in key order.
-    private(set) var entries: [Snapshot.Entry]
-    /// Each decoded property's values, by property index, in `entries` order.
-    private(set) var columns: [Int: [FieldValue]]
+    @exclusivity(unchecked) private(set) var entries: [Snapshot.Entry]
+    /// By property index: the property's values in `entries` order, or nil when not decoded.
+    @exclusivity(unchecked) private(set) var columns: [[FieldValue]?]
     /// The row of each key, for following links into this class (made when first asked for).
-    private(set) var rowsByKey: [StorageKey: Int]?
+    @exclusivity(unchecked) private(set) var rowsByKey: [StorageKey: Int]?
     /// Stands for the rows' order: a new one whenever objects are added or removed (and so
     /// rows move), which tells link rows into this table they must be found again.
-    private(set) var layout = RowLayout()
+    @exclusivity(unchecked) private(set) var layout = RowLayout()
     /// By link property: the row each object's link leads to in the linked class's table.
-    private(set) var linkRows: [Int: LinkRows] = [:]
+    @exclusivity(unchecked) private(set) var linkRows: [Int: LinkRows] = [:]
 
     /// The identity of one order of a table's rows (compared with `===`).
     final class RowLayout {}
@@ -42,7 +44,7 @@ final class ClassColumns: @unchecked Sendable {
         var stale: [Int] = []
     }
 
-    private init(version: Int, keys: Snapshot.Entries, entries: [Snapshot.Entry], columns: [Int: [FieldValue]], rowsByKey: [StorageKey: Int]?) {
+    private init(version: Int, keys: Snapshot.Entries, entries: [Snapshot.Entry], columns: [[FieldValue]?], rowsByKey: [StorageKey: Int]?) {
         self.version = version
         self.keys = keys
         self.entries = entries
@@ -50,10 +52,17 @@ final class ClassColumns: @unchecked Sendable {
         self.rowsByKey = rowsByKey
     }
 
-    /// A table with no columns of the class whose keyspace at `version` is `keys`.
-    convenience init(version: Int, keys: Snapshot.Entries) {
-        self.init(version: version, keys: keys, entries: Array(keys), columns: [:], rowsByKey: nil)
+    /// A table with no columns of the class of `propertyCount` properties whose keyspace at
+    /// `version` is `keys`.
+    convenience init(version: Int, keys: Snapshot.Entries, propertyCount: Int) {
+        self.init(version: version, keys: keys, entries: Array(keys), columns: Array(repeating: nil, count: propertyCount), rowsByKey: nil)
     }
+
+    /// The indexes of the properties whose columns are decoded, in ascending order.
+    var decodedProperties: [Int] { columns.indices.filter { columns[$0] != nil } }
+
+    /// Whether the column of the property at `index` is decoded.
+    func hasColumn(_ index: Int) -> Bool { columns[index] != nil }
 
     /// A table with the same contents, to change while this one is still read elsewhere (its
     /// arrays are shared until one of the two changes them).
@@ -66,6 +75,10 @@ final class ClassColumns: @unchecked Sendable {
 
     /// The values of the property at `index`. REQUIRES: it was decoded (`Database.columns`).
     func column(_ index: Int) -> [FieldValue] { columns[index] ?? [] }
+
+    /// The value of the property at `index` in `row`, or nil when its column is not decoded.
+    @inline(__always)
+    func value(of index: Int, at row: Int) -> FieldValue? { columns[index]?[row] }
 
     /// The row of the object whose key is `key`, if it exists. REQUIRES: rows are indexed.
     func row(of key: StorageKey) -> Int? { rowsByKey?[key] }
@@ -120,7 +133,7 @@ extension ClassColumns {
     ) -> Bool {
         let changes = newKeys.changes(since: keys)
         guard changes.count <= max(64, entries.count / 8) else { return false }
-        let properties = columns.keys.sorted()
+        let properties = decodedProperties
         let changedEntries = changes.compactMap { change -> Snapshot.Entry? in
             switch change {
             case .added(let entry), .replaced(let entry): return entry

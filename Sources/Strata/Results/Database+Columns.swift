@@ -18,7 +18,7 @@ extension Database {
         return columnCache.withLock { cache in
             var cached = cache.removeValue(forKey: schema.classID)
             let table = currentTable(&cached, of: schema, version: version)
-            let missing = properties.filter { table.columns[$0] == nil }.sorted()
+            let missing = properties.filter { !table.hasColumn($0) }.sorted()
             if !missing.isEmpty { table.add(decodeColumns(missing, of: schema, entries: table.entries), for: missing) }
             if indexingRows { table.indexRows() }
             for (property, target) in links { table.resolveLinks(property, into: target.table, of: target.classID) }
@@ -27,18 +27,34 @@ extension Database {
         }
     }
 
+    /// Notes that an object a walk handed out was read for a plain property its walk's table has
+    /// no column of (see `walkColumns(of:having:)`).
+    func noteColumnMiss(_ classID: UInt32, property: Int) {
+        columnDemand.withLock { _ = $0[classID, default: []].insert(property) }
+    }
+
+    /// The table a walk over every object of `schema` hands its objects out from, at the view's
+    /// current version, with a column of every property such objects were read for so far; nil
+    /// when `having` (the table the walk holds) has them all already, or inside a write.
+    func walkColumns(of schema: ObjectSchema, having table: ClassColumns? = nil) -> ClassColumns? {
+        guard transaction == nil else { return nil }
+        let wanted = columnDemand.withLock { $0[schema.classID] ?? [] }
+        if let table, table.version == currentVersion, wanted.allSatisfy(table.hasColumn) { return nil }
+        return columns(of: schema, reading: wanted)
+    }
+
     /// `cached` as of the view's version `version`, ready to change: itself when nothing else
     /// refers to it, else a copy; brought up to date by the commits since its version, or a new
     /// table when too much changed.
     private func currentTable(_ cached: inout ClassColumns?, of schema: ObjectSchema, version: Int) -> ClassColumns {
         if cached != nil, !isKnownUniquelyReferenced(&cached) { cached = cached?.copy() }
-        guard let table = cached else { return ClassColumns(version: version, keys: snapshot.entries(in: Keyspace(schema.classID))) }
+        guard let table = cached else { return ClassColumns(version: version, keys: snapshot.entries(in: Keyspace(schema.classID)), propertyCount: schema.properties.count) }
         if table.version == version { return table }
         let keys = snapshot.entries(in: Keyspace(schema.classID))
         let updated = table.update(to: version, keys: keys) { properties, entries in
             decodeColumns(properties, of: schema, entries: entries)
         }
-        return updated ? table : ClassColumns(version: version, keys: keys)
+        return updated ? table : ClassColumns(version: version, keys: keys, propertyCount: schema.properties.count)
     }
 
     /// The columns of `properties` for `entries`: each record's bytes are walked once, straight

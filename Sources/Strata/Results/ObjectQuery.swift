@@ -110,12 +110,11 @@ final class ObjectQuery: @unchecked Sendable {
     @usableFromInline
     func makeWalk() -> ObjectWalk {
         let version = database.readVersion()
-        if isWholeClass, database.transaction == nil, !isEvaluated(at: version) {
-            return ObjectWalk(
-                database: database, schema: schema, version: version,
-                entries: database.snapshot.entries(in: Keyspace(schema.classID)).makeIterator(), rows: nil)
+        if isWholeClass, database.transaction == nil, !isEvaluated(at: version),
+           let table = database.walkColumns(of: schema) {
+            return ObjectWalk(database: database, schema: schema, version: version, table: table, rows: nil)
         }
-        return ObjectWalk(database: database, schema: schema, version: version, entries: nil, rows: rows.makeIterator())
+        return ObjectWalk(database: database, schema: schema, version: version, table: nil, rows: rows.makeIterator())
     }
 
     private func evaluate() -> [ResultRow] {
@@ -311,18 +310,42 @@ struct ObjectWalk {
     let database: Database
     let schema: ObjectSchema
     let version: Int
-    // One of the two is set: the snapshot's entries (every object, read as the walk reaches it)
-    // or evaluated matches. Separate optionals, so that `next()` advances them in place.
-    var entries: Snapshot.Entries.Iterator?
+    // One of the two is set: a column table of every object of the class (each handed out
+    // with its row, so that reads of decoded properties read the columns) or evaluated
+    // matches. Separate optionals, so that `next()` advances them in place.
+    var table: ClassColumns?
     var rows: IndexingIterator<[ResultRow]>?
+    /// The next row of `table`.
+    var row = 0
+
+    /// How many objects a walk hands out between two looks at whether its objects are read for
+    /// properties its table has no column of (see `Database.walkColumns`).
+    static let demandInterval = 1024
+
+    init(database: Database, schema: ObjectSchema, version: Int, table: ClassColumns?, rows: IndexingIterator<[ResultRow]>?) {
+        self.database = database
+        self.schema = schema
+        self.version = version
+        self.table = table
+        self.rows = rows
+    }
 
     /// The next match as a managed object, or nil after the last.
     @usableFromInline
     mutating func next() -> ObjectBase? {
-        if entries != nil {
-            guard let entry = entries!.next() else { return nil }
-            let key = ObjectKey(classID: schema.classID, key: entry.key)
-            return database.materialize(key, schema: schema, source: .record(entry), version: version)
+        if let current = table {
+            guard row < current.entries.count else { return nil }
+            if row > 0, row % Self.demandInterval == 0, database.currentVersion == version,
+               let wider = database.walkColumns(of: schema, having: current), wider.version == version {
+                table = wider
+            }
+            defer { row += 1 }
+            let key = ObjectKey(classID: schema.classID, key: current.entries[row].key)
+            let object = schema.type.init()
+            let state = ObjectState(database: database, schema: schema, key: key)
+            state.prime(table: table!, row: row, version: version)
+            database.attach(object, state: state)
+            return object
         }
         guard let row = rows!.next() else { return nil }
         return database.materialize(row.key, schema: schema, source: row.source, version: version)
