@@ -96,8 +96,8 @@ func measure(
 }
 
 let expected = ObjectWorkloads.expected(count: count)
-nonisolated(unsafe) let strataWorkloads = ObjectWorkloads.strataReadWorkloads(count: count)
-nonisolated(unsafe) let grdbWorkloads = ObjectWorkloads.grdbReadWorkloads(count: count)
+let strataWorkloads = ObjectWorkloads.strataReadWorkloads(count: count)
+let grdbWorkloads = ObjectWorkloads.grdbReadWorkloads(count: count)
 
 /// Runs `workloads` of one side, each data set loaded once (into a scratch directory removed
 /// afterwards), in the order the data sets first appear; with Strata's items, `extra` after
