@@ -12,6 +12,7 @@ public protocol _OptionalObject {
 }
 
 extension Optional: _OptionalObject where Wrapped: Object {
+    /// The object class.
     public typealias _Wrapped = Wrapped
 }
 

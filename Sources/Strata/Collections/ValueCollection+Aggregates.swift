@@ -11,14 +11,17 @@ public protocol _ValueCollection: Sequence {
 }
 
 extension List: _ValueCollection {
+    /// The elements.
     public var _aggregatedValues: [Element] { Array(self) }
 }
 
 extension MutableSet: _ValueCollection {
+    /// The elements.
     public var _aggregatedValues: [Element] { Array(self) }
 }
 
 extension Map: _ValueCollection {
+    /// The values, in key order.
     public var _aggregatedValues: [Value] { values }
 }
 

@@ -95,7 +95,9 @@ extension QueryEvaluator {
     /// The value `object` is ordered by along `path`: the first value the path reaches (null
     /// when none), or nil when the path goes through a nil or dangling link before its last step.
     func orderingValue(_ path: QueryPath, _ object: QueryObject) -> FieldValue? {
-        guard let last = path.steps.last else { return .null }
+        guard path.steps.count > 1, let last = path.steps.last else {
+            return Self.flatten(walk(path, from: object, resolvingLast: false)).first ?? .null
+        }
         var current = object
         for step in path.steps.dropLast() {
             guard case .object(let next)? = walk(QueryPath([step]), from: current, resolvingLast: true).first else {
