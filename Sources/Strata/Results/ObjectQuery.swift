@@ -208,8 +208,12 @@ final class ObjectQuery: @unchecked Sendable {
 
     /// The matches in `ordering`'s order, at most `limit` of them, and how many there are.
     private func ordered(_ matches: Matches, limit: Int?) -> (rows: [ResultRow], count: Int) {
-        let (positions, count) = ordering.order(matches.columns, limit: limit)
-        return (positions.map { matches.rows[$0] }, count)
+        guard ordering.isEmpty else {
+            let (positions, count) = ordering.order(matches.columns, limit: limit)
+            return (positions.map { matches.rows[$0] }, count)
+        }
+        let count = matches.columns.count
+        return (matches.rows.prefix(Swift.min(count, limit ?? count)), count)
     }
 
     /// The evaluation read from the class's columns, when the predicate and the ordering's key
@@ -290,22 +294,6 @@ final class ObjectQuery: @unchecked Sendable {
 struct ResultRow {
     let key: ObjectKey
     let source: Database.FieldSource
-}
-
-/// The matches of an evaluation, by position: rows made as they were found, or entries of a
-/// class's columns (those at `positions`, or all of them), made into rows only when kept.
-enum MatchRows {
-    case rows([ResultRow])
-    case entries([Snapshot.Entry], classID: UInt32, positions: [Int]?)
-
-    subscript(match: Int) -> ResultRow {
-        switch self {
-        case .rows(let rows): return rows[match]
-        case .entries(let entries, let classID, let positions):
-            let entry = entries[positions?[match] ?? match]
-            return ResultRow(key: ObjectKey(classID: classID, key: entry.key), source: .record(entry))
-        }
-    }
 }
 
 /// Not API: a walk over a query's matches (see `ObjectQuery.makeWalk()`).
