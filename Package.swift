@@ -54,6 +54,12 @@ let package = Package(
                 "StrataCorruptionSweep", "StrataCorruptionReader",
             ]
         ),
+        // The tour's models (Dog, Person, Address) with the tour and issue 11's query contract,
+        // verbatim, as a client sees them: `import Strata` only.
+        .testTarget(
+            name: "StrataContractTests",
+            dependencies: ["Strata"]
+        ),
         // The seeded object workload that the SIGKILL tests run in a child process and check.
         .target(
             name: "StrataKillWorkload",

@@ -72,31 +72,4 @@ final class CollectionQueryTests: DatabaseTestCase {
         XCTAssertEqual(frozen.count, 2)
         XCTAssertEqual(frozen.thaw().count, 0)
     }
-
-    /// The contract, verbatim but for the model names (Dog → ODog, Person → OOwner):
-    /// it must compile with these exact spellings.
-    func testContractSnippetCompiles() throws {
-        let db = try pack()
-        let ann = try owner(db, "Ann")
-        let rex = try XCTUnwrap(db.object(ofType: ODog.self, forPrimaryKey: "Rex"))
-        let dogs = db.objects(ODog.self)
-        let total: Int = dogs.sum(of: \.age)
-        let oldest: Int? = dogs.max(of: \.age)
-        let youngest: Int? = dogs.min(of: \.age)
-        let mean: Double? = dogs.average(of: \.age)
-        let same: Int = dogs.sum(ofProperty: "age")
-        _ = db.objects(OOwner.self).sorted(by: [SortDescriptor(keyPath: "dog.age", ascending: false), SortDescriptor(keyPath: "name")])
-        _ = dogs.sorted(by: \.age, ascending: false)
-        _ = dogs.distinct(by: ["name"])
-        _ = dogs.distinct(by: [\ODog.name, \ODog.age])
-        _ = dogs.index(of: rex)            // Int?
-        _ = dogs.index(matching: { $0.age > 3 })   // Int?
-        let bigDogs: Results<ODog> = ann.dogs.where { $0.age > 3 }      // ann.dogs: List<ODog>
-        _ = ann.dogs.filter("age > 3").sorted(byKeyPath: "name")
-        _ = ann.dogs.sum(of: \.age)
-        _ = rex.owners.where { $0.name == "Ann" }                      // rex.owners: LinkingObjects<OOwner>
-        _ = bigDogs.count
-        XCTAssertEqual([total, oldest, youngest, same], [21, 9, 2, 21])
-        XCTAssertEqual(mean, 5.25)
-    }
 }

@@ -9,24 +9,9 @@ import XCTest
 // query reading columns of the version before it.
 
 final class ColumnQueryTests: DatabaseTestCase {
-    private func addPeople(_ db: Database, count: Int, seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
-        try db.write {
-            for index in 0..<count {
-                let person = Person()
-                person.name = ["Ann", "Bob", "Cy", "Dee", "émile"].randomElement(using: &random)! + "\(index % 7)"
-                person.height = Double(Int.random(in: 0...200, using: &random)) / 2
-                person.large = Int64.random(in: -50...50, using: &random)
-                person.medium = Bool.random(using: &random) ? Int16.random(in: 0...9, using: &random) : nil
-                person.active = Bool.random(using: &random)
-                try db.add(person)
-            }
-        }
-    }
-
     func testColumnsAndRecordsGiveTheSameMatchesCountsSortsAndAggregates() throws {
         let db = try open()
-        try addPeople(db, count: 300, seed: 7)
+        try addRandomPeople(to: db, count: 300, seed: 7)
         let predicates = [
             "large > 10", "large BETWEEN {-5, 5} OR active == true", "NOT (height < 50) AND medium != nil",
             "medium IN {1, 2, 3}", "name BEGINSWITH[cd] 'e'", "medium == nil", "TRUEPREDICATE AND large <= 0",
@@ -52,7 +37,7 @@ final class ColumnQueryTests: DatabaseTestCase {
 
     func testSortsAreStableAndAgreeWithSwiftsOwnSort() throws {
         let db = try open()
-        try addPeople(db, count: 200, seed: 10)
+        try addRandomPeople(to: db, count: 200, seed: 10)
         let inKeyOrder = Array(db.objects(Person.self))
         for ascending in [true, false] {
             // Swift's `sorted(by:)` is not guaranteed stable: sort positions instead.
@@ -68,7 +53,7 @@ final class ColumnQueryTests: DatabaseTestCase {
 
     func testACommitIsSeenByTheNextQuery() throws {
         let db = try open()
-        try addPeople(db, count: 50, seed: 8)
+        try addRandomPeople(to: db, count: 50, seed: 8)
         let before = db.objects(Person.self).where { $0.large > 1000 }.count
         XCTAssertEqual(before, 0)
         try db.write {
@@ -87,7 +72,7 @@ final class ColumnQueryTests: DatabaseTestCase {
 
     func testAFrozenViewKeepsItsColumnsWhileTheLiveOneMovesOn() throws {
         let db = try open()
-        try addPeople(db, count: 40, seed: 9)
+        try addRandomPeople(to: db, count: 40, seed: 9)
         let frozen = db.freeze()
         let frozenCount = frozen.objects(Person.self).where { $0.large >= 0 }.count
         try db.write { for person in db.objects(Person.self) { person.large = -1 } }

@@ -31,6 +31,9 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
     /// Whether a database manages the map.
     public var isManaged: Bool { if case .managed = backing { return true } else { return false } }
 
+    /// The owner's property, for a managed map.
+    var binding: CollectionBinding? { if case .managed(let binding) = backing { return binding } else { return nil } }
+
     private var entries: [FieldValue.MapEntry] {
         guard case .managed(let binding) = backing, case .map(let entries) = binding.field else { return [] }
         return entries
@@ -50,6 +53,14 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
         case .unmanaged(let values): return values.keys.sorted().map { Key(_strataMapKey: $0.text) }
         case .managed: return entries.map { Key(_strataMapKey: $0.key) }
         }
+    }
+
+    /// The values, in ascending key order (as ``keys``), as Realm's `values`.
+    /// - Complexity: O(n).
+    public var values: [Value] {
+        var values: [Value] = []
+        for (_, value) in self { values.append(value) }
+        return values
     }
 
     /// The value of `key`; setting nil removes the key.

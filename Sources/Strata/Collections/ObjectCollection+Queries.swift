@@ -1,14 +1,16 @@
 import Foundation
 
 // Queries on collections of objects, as in Realm: a managed `List`, `MutableSet` or
-// `LinkingObjects` of objects answers `where { }`, `filter`, `sorted`, `distinct` and the
-// aggregates with live `Results` (or the aggregate's value). The results read the collection
+// `LinkingObjects` of objects, or a `Map` whose values are objects (`Map+Queries.swift`),
+// answers `where { }`, `filter`, `sorted`, `distinct` and the aggregates with live `Results`
+// (or the aggregate's value). The results read the collection
 // from its owner again at every evaluation (once per database version), so they follow both
 // the collection's changes and its objects'. A list's results keep the list's order and its
 // duplicates unless sorted.
 
 /// A collection of objects that can be queried: `List`, `MutableSet` and `LinkingObjects` of
-/// `Object`s. Not API (it gives the query methods below to all three).
+/// `Object`s, and `Map`s of optional `Object`s (their values). Not API (it gives the query
+/// methods below to all four).
 public protocol _ObjectCollection {
     associatedtype _ResultElement: Object
     /// The collection's objects as live results, in its order.

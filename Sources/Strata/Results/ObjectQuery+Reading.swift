@@ -7,7 +7,7 @@ extension ObjectQuery {
     /// `aggregate` over the values `path` reaches from every match (see `QueryAggregator`).
     /// - Complexity: O(n) in the number of matches.
     func aggregate(_ aggregate: QueryAggregate, of path: QueryPath) -> FieldValue {
-        if distinctPaths.isEmpty, let index = ColumnPredicate.property(of: .path(path)),
+        if !ordering.hasDistinct, let index = ColumnPredicate.property(of: .path(path)),
            let (columns, matches) = columnMatches(also: [index]) {
             let column = columns.column(index)
             var values: [FieldValue] = []

@@ -12,69 +12,99 @@ final class ObjectQuery: @unchecked Sendable {
     let schema: ObjectSchema
     let source: QuerySource
     let predicate: QueryNode?
-    let sortKeys: [QuerySortKey]
-    /// Key paths whose combined values each match must not share with an earlier match.
-    let distinctPaths: [QueryPath]
-    /// The matches and where their fields are, with the database version they were evaluated
-    /// at (-1: not yet), so handing out an element does not look its key up again. Used
-    /// directly by a live query; behind `sharedCache`'s lock by a frozen one.
+    /// The sorts and distincts, in the order they were asked for.
+    let ordering: QueryOrdering
+    /// The matches in order (all of them, or the first ones a bounded read asked for) and
+    /// where their fields are, with the database version they were evaluated at (-1: not yet),
+    /// so handing out an element does not look its key up again. Used directly by a live
+    /// query; behind `sharedCache`'s lock by a frozen one.
     private var cache = Cache()
     private let sharedCache: Locked<Cache>?
 
     private struct Cache {
         var version = -1
+        /// The first matches in order: all of them when `rows.count == count`.
         var rows: [ResultRow] = []
+        /// How many matches there are.
+        var count = 0
+
+        /// Whether the cache, at `version`, holds the first `wanted` matches (nil: all).
+        func holds(_ wanted: Int?, at version: Int) -> Bool {
+            guard self.version == version else { return false }
+            return rows.count == count || wanted.map { rows.count >= $0 } ?? false
+        }
     }
 
     init(
         database: Database, schema: ObjectSchema, source: QuerySource = .all, predicate: QueryNode? = nil,
-        sortKeys: [QuerySortKey] = [], distinctPaths: [QueryPath] = []
+        ordering: QueryOrdering = QueryOrdering()
     ) {
         self.database = database
         self.schema = schema
         self.source = source
         self.predicate = predicate
-        self.sortKeys = sortKeys
-        self.distinctPaths = distinctPaths
+        self.ordering = ordering
         sharedCache = database.isFrozen ? Locked(Cache()) : nil
     }
 
     /// Whether the query is every object of the class in key order.
     private var isWholeClass: Bool {
-        if case .all = source { return predicate == nil && sortKeys.isEmpty && distinctPaths.isEmpty }
+        if case .all = source { return predicate == nil && ordering.isEmpty }
         return false
     }
 
-    /// The matches, evaluated at most once per database version.
-    var rows: [ResultRow] {
-        let version = database.readVersion()
-        guard let sharedCache else {
-            if cache.version != version { cache = Cache(version: version, rows: evaluate()) }
-            return cache.rows
-        }
-        return sharedCache.withLock { cache in
-            if cache.version != version { cache = Cache(version: version, rows: evaluate()) }
-            return cache.rows
-        }
+    /// Every match, in order, evaluated at most once per database version.
+    var rows: [ResultRow] { evaluation(first: nil, evaluating: nil).rows }
+
+    /// Makes sure the first `length` matches in order are evaluated, and returns how many of
+    /// them there are (`length`, or fewer when there are fewer matches). A sort keeps only the
+    /// best `length` when that is fewer than its matches, so the first k of a sorted query cost
+    /// O(n log k); reading positions below `length` then uses them.
+    func evaluateFirst(_ length: Int) -> Int {
+        let length = Swift.max(length, 0)
+        return Swift.min(length, evaluation(first: length, evaluating: length).count)
     }
 
-    /// Whether the matches for the database's version `version` are evaluated already.
+    /// The cache at the database's current version, holding at least the first `wanted`
+    /// matches in order (nil: all); when it does not, the query runs again for the first
+    /// `limit` (nil: all).
+    private func evaluation(first wanted: Int?, evaluating limit: Int?) -> Cache {
+        let version = database.readVersion()
+        func current(_ cache: inout Cache) -> Cache {
+            if !cache.holds(wanted, at: version) {
+                let (rows, count) = evaluate(limit: limit)
+                cache = Cache(version: version, rows: rows, count: count)
+            }
+            return cache
+        }
+        guard let sharedCache else { return current(&cache) }
+        return sharedCache.withLock(current)
+    }
+
+    /// The number of matches, when they are evaluated for the database's version `version`.
+    private func evaluatedCount(at version: Int) -> Int? {
+        guard let sharedCache else { return cache.version == version ? cache.count : nil }
+        return sharedCache.withLock { $0.version == version ? $0.count : nil }
+    }
+
+    /// Whether every match is evaluated for the database's version `version`.
     private func isEvaluated(at version: Int) -> Bool {
-        guard let sharedCache else { return cache.version == version }
-        return sharedCache.withLock { $0.version == version }
+        guard let sharedCache else { return cache.holds(nil, at: version) }
+        return sharedCache.withLock { $0.holds(nil, at: version) }
     }
 
     /// The number of matches; O(1) for every object of a class outside a write, a pass over
     /// cached columns for a predicate on the class's own properties.
     var count: Int {
+        let version = database.readVersion()
+        if let count = evaluatedCount(at: version) { return count }
         if isWholeClass, database.transaction == nil {
-            _ = database.readVersion()
             return database.snapshot.count(in: Keyspace(schema.classID))
         }
-        if distinctPaths.isEmpty, !isEvaluated(at: database.readVersion()), let matches = columnMatches() {
+        if !ordering.hasDistinct, let matches = columnMatches() {
             return matches.matches.reduce(0) { $1 ? $0 + 1 : $0 }
         }
-        return rows.count
+        return evaluation(first: nil, evaluating: nil).count
     }
 
     /// For a query over the whole class whose predicate reads only the class's own properties
@@ -100,8 +130,9 @@ final class ObjectQuery: @unchecked Sendable {
     /// The match at `position`, as a managed object.
     @usableFromInline
     func object(at position: Int) -> ObjectBase {
-        let row = rows[position]
-        // `rows` just made sure they are of the database's current version.
+        // The first matches a bounded read kept serve their positions; others need them all.
+        let row = evaluation(first: position + 1, evaluating: nil).rows[position]
+        // The evaluation just made sure it is of the database's current version.
         return database.materialize(row.key, schema: schema, source: row.source, version: database.currentVersion)
     }
 
@@ -117,17 +148,19 @@ final class ObjectQuery: @unchecked Sendable {
         return ObjectWalk(database: database, schema: schema, version: version, table: nil, rows: rows.makeIterator())
     }
 
-    private func evaluate() -> [ResultRow] {
-        if !isWholeClass, let evaluation = evaluateOnColumns() { return ordered(evaluation) }
+    /// The matches in order, at most `limit` of them, and how many there are in all.
+    private func evaluate(limit: Int?) -> (rows: [ResultRow], count: Int) {
+        if !isWholeClass, let matches = evaluateOnColumns() { return ordered(matches, limit: limit) }
         let evaluator = QueryEvaluator(database: database)
+        let paths = ordering.paths
         var rows: [ResultRow] = []
-        var sortColumns = sortKeys.map { _ in [FieldValue]() }, distinctColumns = distinctPaths.map { _ in [FieldValue]() }
+        var columns = OrderingColumns(
+            count: 0, values: paths.map { _ in [] }, unlinked: paths.map { $0.steps.count > 1 ? [] : nil })
         func consider(_ key: ObjectKey, _ source: Database.FieldSource, _ fields: [FieldValue]) {
             let object = QueryObject(key: key, fields: fields)
             if let predicate, !evaluator.matches(predicate, object) { return }
             rows.append(ResultRow(key: key, source: source))
-            for (position, sortKey) in sortKeys.enumerated() { sortColumns[position].append(evaluator.sortValue(sortKey.path, object)) }
-            for (position, path) in distinctPaths.enumerated() { distinctColumns[position].append(evaluator.sortValue(path, object)) }
+            columns.append(paths.map { evaluator.orderingValue($0, object) })
         }
         if case .collection = source {
             // The collection's objects, in its order (a list's duplicates included).
@@ -140,16 +173,23 @@ final class ObjectQuery: @unchecked Sendable {
                 guard let fields = database.loadFields(key, schema: schema) else { continue }
                 consider(key, .fields(fields), fields)
             }
+        } else if isWholeClass, let limit, database.transaction == nil {
+            // The first objects in key order, straight from the snapshot's entries.
+            let keyspace = Keyspace(schema.classID)
+            for entry in database.snapshot.entries(in: keyspace).prefix(limit) {
+                rows.append(ResultRow(key: ObjectKey(classID: schema.classID, key: entry.key), source: .record(entry)))
+            }
+            columns.count = database.snapshot.count(in: keyspace)
         } else if isWholeClass {
             // Every object, in key order: nothing to decode.
             database.forEachEntry(of: schema) { key, source in rows.append(ResultRow(key: key, source: source)) }
+            columns.count = rows.count
         } else {
-            // Decode only what the predicate, the sort and distinct read; a match keeps its
-            // record (the fields decoded here are incomplete).
+            // Decode only what the predicate and the ordering read; a match keeps its record
+            // (the fields decoded here are incomplete).
             let wanted = wantedFields { wanted in
                 predicate?.forEachProperty { wanted[$0] = true }
-                for sortKey in sortKeys { sortKey.path.forEachProperty { wanted[$0] = true } }
-                for path in distinctPaths { path.forEachProperty { wanted[$0] = true } }
+                for path in paths { path.forEachProperty { wanted[$0] = true } }
             }
             database.forEachEntry(of: schema) { key, source in
                 switch source {
@@ -158,47 +198,42 @@ final class ObjectQuery: @unchecked Sendable {
                 }
             }
         }
-        return ordered(Evaluation(rows: rows, sortColumns: sortColumns, distinctColumns: distinctColumns))
+        return ordered(Matches(rows: .rows(rows), columns: columns), limit: limit)
     }
 
-    /// Matches with the values they sort and are made distinct by: one column per sort key and
-    /// per distinct key path, each in `rows` order.
-    private struct Evaluation {
-        var rows: [ResultRow]
-        var sortColumns: [[FieldValue]]
-        var distinctColumns: [[FieldValue]]
+    /// The matches and the values they are ordered by.
+    private struct Matches {
+        var rows: MatchRows
+        var columns: OrderingColumns
     }
 
-    /// The matches sorted, then made distinct.
-    private func ordered(_ evaluation: Evaluation) -> [ResultRow] {
-        if sortKeys.isEmpty && distinctPaths.isEmpty { return evaluation.rows }
-        var order = Array(evaluation.rows.indices)
-        if !sortKeys.isEmpty { order = sorted(order, by: evaluation.sortColumns) }
-        if !distinctPaths.isEmpty {
-            // The first match of each combination of stored values, in the sorted order.
-            var seen = Set<[FieldValue]>()
-            order = order.filter { row in seen.insert(evaluation.distinctColumns.map { $0[row] }).inserted }
+    /// The matches in `ordering`'s order, at most `limit` of them, and how many there are.
+    private func ordered(_ matches: Matches, limit: Int?) -> (rows: [ResultRow], count: Int) {
+        guard ordering.isEmpty else {
+            let (positions, count) = ordering.order(matches.columns, limit: limit)
+            return (positions.map { matches.rows[$0] }, count)
         }
-        return order.map { evaluation.rows[$0] }
+        let count = matches.columns.count
+        return (matches.rows.prefix(Swift.min(count, limit ?? count)), count)
     }
 
-    /// The evaluation read from the class's columns, when the predicate, the sort keys and the
-    /// distinct key paths all read the class's own properties (see `columnMatches`).
-    private func evaluateOnColumns() -> Evaluation? {
-        let sortIndices = sortKeys.map { ColumnPredicate.property(of: .path($0.path)) }
-        let distinctIndices = distinctPaths.map { ColumnPredicate.property(of: .path($0)) }
-        guard !sortIndices.contains(nil), !distinctIndices.contains(nil) else { return nil }
-        let sortColumns = sortIndices.compactMap { $0 }, distinctColumns = distinctIndices.compactMap { $0 }
-        guard let (columns, matches) = columnMatches(also: Set(sortColumns + distinctColumns)) else { return nil }
-        var rows: [ResultRow] = []
-        for (position, entry) in columns.entries.enumerated() where matches[position] {
-            rows.append(ResultRow(key: ObjectKey(classID: schema.classID, key: entry.key), source: .record(entry)))
-        }
+    /// The evaluation read from the class's columns, when the predicate and the ordering's key
+    /// paths all read the class's own properties (see `columnMatches`).
+    private func evaluateOnColumns() -> Matches? {
+        let indices = ordering.paths.map { ColumnPredicate.property(of: .path($0)) }
+        guard !indices.contains(nil) else { return nil }
+        let properties = indices.compactMap { $0 }
+        guard let (columns, matches) = columnMatches(also: Set(properties)) else { return nil }
+        let positions: [Int]? = matches.allSatisfy { $0 } ? nil : matches.indices.filter { matches[$0] }
         func matching(_ index: Int) -> [FieldValue] {
             let column = columns.column(index)
-            return rows.count == column.count ? column : column.indices.filter { matches[$0] }.map { column[$0] }
+            return positions.map { $0.map { column[$0] } } ?? column
         }
-        return Evaluation(rows: rows, sortColumns: sortColumns.map(matching), distinctColumns: distinctColumns.map(matching))
+        return Matches(
+            rows: .entries(columns.entries, classID: schema.classID, positions: positions),
+            columns: OrderingColumns(
+                count: positions?.count ?? columns.entries.count, values: properties.map(matching),
+                unlinked: properties.map { _ in nil }))
     }
 
     /// Flags for the properties `mark` sets, one per property of the class.
@@ -206,33 +241,6 @@ final class ObjectQuery: @unchecked Sendable {
         var wanted = [Bool](repeating: false, count: schema.properties.count)
         mark(&wanted)
         return wanted
-    }
-
-    /// Row positions in `sortKeys` order (stable), given each sort key's column of values.
-    private func sorted(_ order: [Int], by columns: [[FieldValue]]) -> [Int] {
-        if sortKeys.count == 1, let byIntegers = Self.sortedByIntegers(columns[0], ascending: sortKeys[0].ascending) {
-            return byIntegers
-        }
-        return order.sorted { lhs, rhs in
-            for (position, sortKey) in sortKeys.enumerated() {
-                let comparison = FieldOrder.compare(columns[position][lhs], columns[position][rhs]) ?? 0
-                if comparison != 0 { return sortKey.ascending ? comparison < 0 : comparison > 0 }
-            }
-            return lhs < rhs
-        }
-    }
-
-    /// Row positions in the order of `values` (stable) when every value is an integer (the
-    /// common sort on an Int property, without comparing `FieldValue`s); nil otherwise.
-    static func sortedByIntegers(_ values: [FieldValue], ascending: Bool) -> [Int]? {
-        var keyed: [(value: Int64, row: Int)] = []
-        keyed.reserveCapacity(values.count)
-        for (row, value) in values.enumerated() {
-            guard case .int(let number) = value else { return nil }
-            keyed.append((ascending ? number : ~number, row))   // ~ reverses the order exactly
-        }
-        keyed.sort { $0.value != $1.value ? $0.value < $1.value : $0.row < $1.row }
-        return keyed.map(\.row)
     }
 
     /// The keys that may match when the predicate requires equality with one value or one of a
@@ -278,19 +286,6 @@ final class ObjectQuery: @unchecked Sendable {
         default:
             return nil
         }
-    }
-}
-
-/// One key a query's matches are sorted by: a key path (through to-one links) and a direction.
-struct QuerySortKey {
-    var path: QueryPath
-    var ascending: Bool
-}
-
-extension QueryEvaluator {
-    /// The value `object` is sorted by: the first value `path` reaches (null when none).
-    func sortValue(_ path: QueryPath, _ object: QueryObject) -> FieldValue {
-        Self.flatten(walk(path, from: object, resolvingLast: false)).first ?? .null
     }
 }
 

@@ -31,31 +31,27 @@ enum QuerySource {
 }
 
 extension ObjectQuery {
-    /// This query with `node` also required.
+    /// This query with `node` also required (before the ordering, as Realm's: a distinct then
+    /// keeps the first of the matches that satisfy both).
     func filtered(by node: QueryNode) -> ObjectQuery {
         ObjectQuery(
             database: database, schema: schema, source: source, predicate: predicate.map { .and($0, node) } ?? node,
-            sortKeys: sortKeys, distinctPaths: distinctPaths)
+            ordering: ordering)
     }
 
-    /// This query sorted by `keys` first, then by its own sort keys.
+    /// This query, then sorted by `keys` (see `QueryOrdering`).
     func sorted(by keys: [QuerySortKey]) -> ObjectQuery {
-        ObjectQuery(
-            database: database, schema: schema, source: source, predicate: predicate,
-            sortKeys: keys + sortKeys, distinctPaths: distinctPaths)
+        ObjectQuery(database: database, schema: schema, source: source, predicate: predicate, ordering: ordering.sorted(by: keys))
     }
 
-    /// This query keeping the first match of each combination of what `paths` reach.
+    /// This query, then keeping the first match of each combination of what `paths` reach.
     func distinct(by paths: [QueryPath]) -> ObjectQuery {
-        ObjectQuery(
-            database: database, schema: schema, source: source, predicate: predicate,
-            sortKeys: sortKeys, distinctPaths: distinctPaths + paths)
+        ObjectQuery(database: database, schema: schema, source: source, predicate: predicate, ordering: ordering.distinct(by: paths))
     }
 
     /// This query run in another view of the database.
     func moved(to other: Database) -> ObjectQuery {
         ObjectQuery(
-            database: other, schema: schema, source: source.moved(to: other), predicate: predicate,
-            sortKeys: sortKeys, distinctPaths: distinctPaths)
+            database: other, schema: schema, source: source.moved(to: other), predicate: predicate, ordering: ordering)
     }
 }

@@ -28,8 +28,9 @@ extension Results {
     }
 
     /// The first object of each distinct combination of the values of `keyPaths`, in the
-    /// results' order (values are equal when their stored values are: `1.0` and `1.00` are
-    /// not):
+    /// results' order as the sorts and distincts chained before it left it (values are equal
+    /// when their stored values are: `1.0` and `1.00` are not; an object whose key path goes
+    /// through a nil link is left out, as in Realm):
     ///
     /// ```swift
     /// let oneOfEachAge = dogs.distinct(by: ["age"])

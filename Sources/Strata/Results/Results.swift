@@ -31,9 +31,8 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// The first position: 0.
     public var startIndex: Int { 0 }
-    /// One past the last position: the number of matches.
-    /// - Complexity: O(n) the first time for a database version (the query runs), then O(1).
-    public var endIndex: Int { query.rows.count }
+    /// One past the last position: the number of matches (see ``count``).
+    public var endIndex: Int { query.count }
 
     /// The object at `position`.
     /// - Complexity: O(1) after the first evaluation for the current version.
@@ -79,7 +78,12 @@ public struct Results<Element: Object>: RandomAccessCollection {
         Results(query: query.filtered(by: isIncluded(Query<Element>(value: .path(QueryPath()), database: database))._node))
     }
 
-    /// The objects ordered by a property.
+    /// The objects ordered by a property. The sort is stable over the results' order (objects
+    /// with equal values keep it), and applies after the sorts and distincts chained before
+    /// it, as in Realm: `sorted(by: \.age).sorted(by: \.name)` orders by name, then age.
+    /// Values through a nil link (`dog.age` of an object with no dog) come last ascending and
+    /// first descending; a nil value comes first ascending.
+    /// - Complexity: O(n log n) per evaluation, once per database version.
     public func sorted<V: Comparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results {
         let path = singlePath(keyPath)
         return Results(query: query.sorted(by: [QuerySortKey(path: path, ascending: ascending)]))

@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+@_spi(Testing) import StrataStorage
 import XCTest
 
 @testable import Strata
@@ -28,6 +28,23 @@ class DatabaseTestCase: XCTestCase {
                 dog.name = name
                 dog.age = age
                 try db.add(dog)
+            }
+        }
+    }
+
+    /// Adds `count` people with random names (of few kinds), heights, `large` values and
+    /// optional `medium` values: many ties and some nils, for queries, sorts and aggregates.
+    func addRandomPeople(to db: Database, count: Int, seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        try db.write {
+            for index in 0..<count {
+                let person = Person()
+                person.name = ["Ann", "Bob", "Cy", "Dee", "émile"].randomElement(using: &random)! + "\(index % 7)"
+                person.height = Double(Int.random(in: 0...200, using: &random)) / 2
+                person.large = Int64.random(in: -50...50, using: &random)
+                person.medium = Bool.random(using: &random) ? Int16.random(in: 0...9, using: &random) : nil
+                person.active = Bool.random(using: &random)
+                try db.add(person)
             }
         }
     }
