@@ -80,4 +80,23 @@ final class WalkColumnTests: DatabaseTestCase {
         }
         XCTAssertEqual(sums.withLock { $0 }, Array(repeating: expected, count: 8))
     }
+
+    /// Objects of a query evaluated on columns (a predicate and a sort on the class's own
+    /// properties) are handed out with their rows too: they read the columns, and follow later
+    /// writes.
+    func testObjectsOfAColumnQueryReadTheColumnsAndFollowWrites() throws {
+        let db = try open()
+        try addPeople(db, count: 200)
+        let results = db.objects(Person.self).where { $0.large >= 100 }.sorted(by: \.large, ascending: false)
+        XCTAssertEqual(results.map(\.large), (100..<200).reversed().map { Int64($0) })
+        XCTAssertEqual(results.map(\.name), (100..<200).reversed().map { "p\($0)" })
+        let top = results[0]
+        guard case .row? = db.objects(Person.self).where({ $0.large >= 100 }).query.rows.first?.source else {
+            return XCTFail("a column query's matches are rows of its table")
+        }
+        try db.write { top.large = -5 }
+        XCTAssertEqual(top.large, -5)
+        XCTAssertEqual(results.first?.large, 198)
+        XCTAssertEqual(results.count, 99)
+    }
 }

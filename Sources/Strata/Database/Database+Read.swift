@@ -89,6 +89,9 @@ extension Database {
     enum FieldSource {
         case fields([FieldValue])
         case record(Snapshot.Entry)
+        /// A row of a column table of the view's version: the columns it has, and the row's
+        /// record for the rest.
+        case row(ClassColumns, Int)
     }
 
     /// Makes a managed accessor object for an existing key. `source`, what the caller read
@@ -105,6 +108,7 @@ extension Database {
         switch source {
         case .fields(let fields)?: state.prime(fields, version: version)
         case .record(let record)?: state.prime(record: record, version: version)
+        case .row(let table, let row)?: state.prime(table: table, row: row, version: version)
         case nil: break
         }
         attach(object, state: state)
@@ -148,15 +152,21 @@ extension Database {
     /// record once (the open write's changes applied).
     func forEachObject(of schema: ObjectSchema, _ body: (ObjectKey, [FieldValue]) -> Void) {
         forEachEntry(of: schema) { key, source in
-            switch source {
-            case .fields(let fields): body(key, fields)
-            case .record(let record): body(key, decodeFields(of: record, schema: schema))
-            }
+            body(key, fields(of: source, schema: schema))
         }
     }
 
     /// The fields in a record of this view's snapshot (with `only`, just those it flags; the
     /// others read as their defaults). Damage reads as the defaults and is noted.
+    /// The fields `source` holds or refers to (with `only`, at least those it flags).
+    func fields(of source: FieldSource, schema: ObjectSchema, only wanted: [Bool]? = nil) -> [FieldValue] {
+        switch source {
+        case .fields(let fields): return fields
+        case .record(let record): return decodeFields(of: record, schema: schema, only: wanted)
+        case .row(let table, let row): return decodeFields(of: table.entries[row], schema: schema, only: wanted)
+        }
+    }
+
     func decodeFields(of record: Snapshot.Entry, schema: ObjectSchema, only wanted: [Bool]? = nil) -> [FieldValue] {
         var fields: [FieldValue] = []
         do {

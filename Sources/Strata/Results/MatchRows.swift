@@ -1,10 +1,11 @@
 import StrataStorage
 
-/// Not API: the matches of an evaluation, by position: rows made as they were found, or entries of a
-/// class's columns (those at `positions`, or all of them), made into rows only when kept.
+/// Not API: the matches of an evaluation, by position: rows made as they were found, or rows of a
+/// class's column table (those at `positions`, or all of them), made into rows only when kept;
+/// an object handed out for one reads the table's columns.
 enum MatchRows {
     case rows([ResultRow])
-    case entries([Snapshot.Entry], classID: UInt32, positions: [Int]?)
+    case table(ClassColumns, classID: UInt32, positions: [Int]?)
 
     /// The first `length` matches, in their order.
     func prefix(_ length: Int) -> [ResultRow] {
@@ -16,9 +17,9 @@ enum MatchRows {
     subscript(match: Int) -> ResultRow {
         switch self {
         case .rows(let rows): return rows[match]
-        case .entries(let entries, let classID, let positions):
-            let entry = entries[positions?[match] ?? match]
-            return ResultRow(key: ObjectKey(classID: classID, key: entry.key), source: .record(entry))
+        case .table(let table, let classID, let positions):
+            let row = positions?[match] ?? match
+            return ResultRow(key: ObjectKey(classID: classID, key: table.entries[row].key), source: .row(table, row))
         }
     }
 }

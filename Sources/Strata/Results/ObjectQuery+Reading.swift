@@ -46,11 +46,7 @@ extension ObjectQuery {
     /// until it returns false.
     private func forEachMatch(reading wanted: [Bool], _ body: (Int, QueryObject) -> Bool) {
         for (position, row) in rows.enumerated() {
-            let fields: [FieldValue]
-            switch row.source {
-            case .fields(let all): fields = all
-            case .record(let record): fields = database.decodeFields(of: record, schema: schema, only: wanted)
-            }
+            let fields = database.fields(of: row.source, schema: schema, only: wanted)
             guard body(position, QueryObject(key: row.key, fields: fields)) else { return }
         }
     }

@@ -72,6 +72,9 @@ final class ObjectQuery: @unchecked Sendable {
         let version = database.readVersion()
         func current(_ cache: inout Cache) -> Cache {
             if !cache.holds(wanted, at: version) {
+                // Rows of an older version go first: rows of a column table hold the table, and
+                // a table nothing else holds is brought up to date in place rather than copied.
+                if cache.version != version { cache = Cache() }
                 let (rows, count) = evaluate(limit: limit)
                 cache = Cache(version: version, rows: rows, count: count)
             }
@@ -192,10 +195,7 @@ final class ObjectQuery: @unchecked Sendable {
                 for path in paths { path.forEachProperty { wanted[$0] = true } }
             }
             database.forEachEntry(of: schema) { key, source in
-                switch source {
-                case .fields(let all): consider(key, source, all)
-                case .record(let record): consider(key, source, database.decodeFields(of: record, schema: schema, only: wanted))
-                }
+                consider(key, source, database.fields(of: source, schema: schema, only: wanted))
             }
         }
         return ordered(Matches(rows: .rows(rows), columns: columns), limit: limit)
@@ -230,7 +230,7 @@ final class ObjectQuery: @unchecked Sendable {
             return positions.map { $0.map { column[$0] } } ?? column
         }
         return Matches(
-            rows: .entries(columns.entries, classID: schema.classID, positions: positions),
+            rows: .table(columns, classID: schema.classID, positions: positions),
             columns: OrderingColumns(
                 count: positions?.count ?? columns.entries.count, values: properties.map(matching),
                 unlinked: properties.map { _ in nil }))
