@@ -119,9 +119,12 @@ extension Database {
     func attach(_ object: ObjectBase, state: ObjectState) {
         object._strataState = state
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        state.schema.managedIndexOffsets.withUnsafeBufferPointer { offsets in
-            for index in offsets.indices {
-                (base + offsets[index]).storeBytes(of: index, as: Int.self)
+        // The state's schema lives as long as the state (see `ObjectState.schema`).
+        Unmanaged.passUnretained(state.schema)._withUnsafeGuaranteedRef { schema in
+            schema.managedIndexOffsets.withUnsafeBufferPointer { offsets in
+                for index in offsets.indices {
+                    (base + offsets[index]).storeBytes(of: index, as: Int.self)
+                }
             }
         }
     }

@@ -36,7 +36,8 @@ public final class _ObjectState {
     @exclusivity(unchecked) private var fields: [FieldValue] = []
     /// The record the fields are in, not decoded yet (valid while the view is at
     /// `cachedVersion`): an object handed out by a scan decodes its first plain property read
-    /// alone, and every field at the second.
+    /// alone, and every field at the second. (For an object handed out with a table row, see
+    /// `tableRecord`.)
     @exclusivity(unchecked) private var pendingRecord: Snapshot.Entry?
     @exclusivity(unchecked) private var pendingReads = 0
     /// The column table of the walk that handed the object out, and the object's row in it
@@ -91,7 +92,15 @@ public final class _ObjectState {
     func prime(table: ClassColumns, row: Int, version: Int) {
         self.table = table
         self.row = row
-        prime(record: table.entries[row], version: version)
+        cachedVersion = version
+    }
+
+    /// The record of an object primed with a table row whose fields are not decoded yet (its
+    /// entry is copied out of the table only when a read needs the record).
+    private var tableRecord: Snapshot.Entry? {
+        guard fields.isEmpty, let tableReference else { return nil }
+        let row = self.row
+        return tableReference._withUnsafeGuaranteedRef { $0.entries[row] }
     }
 
     /// The current fields, in property order, or nil when the object no longer exists.
@@ -104,7 +113,7 @@ public final class _ObjectState {
             guard let loaded = loadFields() else { return nil }
             fields = loaded
             cachedVersion = version
-        } else if let record = pendingRecord {
+        } else if let record = pendingRecord ?? tableRecord {
             fields = database.decodeFields(of: record, schema: schema)
             pendingRecord = nil
         }
@@ -165,7 +174,7 @@ public final class _ObjectState {
                 if let value = tableReference._withUnsafeGuaranteedRef({ $0.value(of: index, at: row) }) { return value }
                 database.noteColumnMiss(schema.classID, property: index)
             }
-            guard let record = pendingRecord else { return fields[index] }  // the cached fields
+            guard let record = pendingRecord ?? tableRecord else { return fields[index] }  // the cached fields
             if pendingReads == 0 {
                 pendingReads = 1
                 return database.decodeField(index, of: record, schema: schema)
