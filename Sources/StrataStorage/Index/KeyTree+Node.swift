@@ -220,12 +220,26 @@ extension KeyTree {
         // MARK: Searching
 
         /// The number of keys whose high word is below `high` (`orEqual`: at most `high`).
+        ///
+        /// Two ways to count. Binary search (`scanning == false`), for writes: its branches
+        /// predict perfectly when keys arrive in ascending order, the common case. A count over
+        /// every word (`scanning`), for lookups: a random lookup's cost is cache misses, and the
+        /// count's loads do not depend on each other, so the processor fetches the node's lines
+        /// at once where a binary search waits for each probe in turn (measured: point reads of
+        /// 1M objects 8 % faster; ascending inserts 13 % slower, hence the two). (A branch-free
+        /// binary search, choosing the half with a conditional move, measured no faster.)
         @inline(__always)
-        private func countOfHighWords(below high: UInt64, orEqual: Bool) -> Int {
-            // Binary search: the answer stays within base…base + length. (A branch-free form,
-            // choosing the half with a conditional move, measured no faster for random lookups,
-            // whose cost is cache misses, and slower for ascending inserts, where the branches
-            // predict perfectly.)
+        private func countOfHighWords(below high: UInt64, orEqual: Bool, scanning: Bool) -> Int {
+            if scanning {
+                var below = 0
+                let words = UnsafeBufferPointer(start: highWords, count: count)
+                if orEqual {
+                    for word in words { below &+= word <= high ? 1 : 0 }
+                } else {
+                    for word in words { below &+= word < high ? 1 : 0 }
+                }
+                return below
+            }
             guard count > 0 else { return 0 }
             var base = 0
             var length = count
@@ -255,13 +269,13 @@ extension KeyTree {
 
         /// The number of keys that sort before `key` (`orEqual`: before or equal to it).
         @inline(__always)
-        private func rank(of key: SortKey, orEqual: Bool) -> Int {
-            let start = countOfHighWords(below: key.high, orEqual: false)
+        private func rank(of key: SortKey, orEqual: Bool, scanning: Bool = false) -> Int {
+            let start = countOfHighWords(below: key.high, orEqual: false, scanning: scanning)
             guard start < count, highWords[start] == key.high else { return start }
             // Slots start..<end share key's high word: order them by the rest.
             var end = start &+ 1
             if end < count && highWords[end] == key.high {
-                end = countOfHighWords(below: key.high, orEqual: true)
+                end = countOfHighWords(below: key.high, orEqual: true, scanning: scanning)
             }
             var low = start, high = end
             while low < high {
@@ -272,10 +286,11 @@ extension KeyTree {
             return low
         }
 
-        /// In a leaf: the index of the first key ≥ `key`, or `count` if there is none.
+        /// In a leaf: the index of the first key ≥ `key`, or `count` if there is none
+        /// (`scanning`: see `countOfHighWords`).
         @inline(__always)
-        func lowerBound(of key: SortKey) -> Int {
-            rank(of: key, orEqual: false)
+        func lowerBound(of key: SortKey, scanning: Bool = false) -> Int {
+            rank(of: key, orEqual: false, scanning: scanning)
         }
 
         /// In a leaf: whether slot `index` (< `count`) holds `key`.
@@ -287,8 +302,8 @@ extension KeyTree {
         /// In a branch: the index of the child whose key range holds `key` (the number of
         /// separators ≤ `key`).
         @inline(__always)
-        func childIndex(for key: SortKey) -> Int {
-            rank(of: key, orEqual: true)
+        func childIndex(for key: SortKey, scanning: Bool = false) -> Int {
+            rank(of: key, orEqual: true, scanning: scanning)
         }
 
         /// The value stored for `key` in the subtree under this node, or `nil`.
@@ -300,7 +315,7 @@ extension KeyTree {
                 node = child
             }
             return node._withUnsafeGuaranteedRef { leaf in
-                let index = leaf.lowerBound(of: key)
+                let index = leaf.lowerBound(of: key, scanning: true)
                 guard index < leaf.count, leaf.slot(index, holds: key) else { return nil }
                 return leaf.values[index]
             }
@@ -310,7 +325,7 @@ extension KeyTree {
         @inline(__always)
         private func child(for key: SortKey) -> Unmanaged<Node>? {
             guard !isLeaf else { return nil }
-            return Unmanaged.passUnretained(children[childIndex(for: key)])
+            return Unmanaged.passUnretained(children[childIndex(for: key, scanning: true)])
         }
 
         // MARK: Editing a leaf
