@@ -66,8 +66,11 @@ final class WriteTransaction {
     var deferredError: StrataError?
     /// Per linked-to object: links into it this write added (true) or removed (false).
     var backlinkChanges: [ObjectKey: [Backlink: Bool]] = [:]
-    /// Per secondary-index entry: object keys this write added (true) or removed (false).
-    var indexChanges: [StorageKey: [StorageKey: Bool]] = [:]
+    /// Secondary-index entries this write adds (true) or removes (false), by entry key, except
+    /// shared ones (`IndexKeyEncoding.mayBeShared`).
+    var indexChanges: [StorageKey: Bool] = [:]
+    /// Per shared secondary-index entry: the object keys this write added (true) or removed.
+    var sharedIndexChanges: [StorageKey: [StorageKey: Bool]] = [:]
 
     /// Transaction number `serial` over `base`, filling `tables` (empty; the previous write's,
     /// so that a loop of similar writes does not regrow them).

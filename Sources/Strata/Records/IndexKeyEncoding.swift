@@ -1,18 +1,9 @@
 import Foundation
 import StrataStorage
 
-// The keys of secondary-index entries (the byte table is in ObjectFormat.swift):
+// The keys of secondary-index entries; their bytes are specified in ObjectFormat.swift:
 //
-//   entry key     := class id u32 BE │ property id u32 BE │ ordered value │ object key
-//   ordered value := 0x00                                   null
-//                  │ 0x01 │ 0x02                           false │ true
-//                  │ 0x03 │ u64 BE (bits ^ 1 << 63)         int
-//                  │ 0x06 │ escaped UTF-8 │ 0x00 0x00        string (0x00 → 0x00 0xFF)
-//                  │ 0x06 │ escaped first 1,024 bytes │ 0x00 0x01   longer string
-//                  │ 0x08 │ u64 BE (ordered double bits)    date (-0 as +0; every NaN 0xFF…)
-//                  │ 0x0A │ 16 bytes                        uuid
-//                  │ 0x0B │ 12 bytes                        objectId
-//                  │ 0xFF                                   any other kind (not indexable)
+//   entry key := class id u32 BE │ property id u32 BE │ ordered value │ object key
 //
 // Byte order of ordered values is the order `FieldOrder.compare` gives values of one kind, null
 // first; an ordered value is self-delimiting, so the object key follows it directly. It is

@@ -82,8 +82,8 @@ final class ObjectQuery: @unchecked Sendable {
     /// rows match. Nil otherwise.
     func columnMatches(also extra: Set<Int> = []) -> (columns: ClassColumns, matches: [Bool])? {
         guard case .all = source, database.transaction == nil else { return nil }
-        // An equality an index answers reads fewer objects than any pass over the class.
-        if let predicate, Self.equalityTerm(in: predicate, schema: schema) != nil { return nil }
+        // What the keys or an index answer reads fewer objects than a pass over the class.
+        if let predicate, IndexPlan.make(for: predicate, schema: schema) != nil { return nil }
         guard let needs = predicate.map(ColumnPredicate.needs(of:)) ?? ColumnNeeds() else { return nil }
         guard let columns = database.columns(of: schema, reading: needs.own.union(extra)) else { return nil }
         var linked: [UInt32: ClassColumns] = [:]
@@ -134,11 +134,6 @@ final class ObjectQuery: @unchecked Sendable {
                 guard let fields = database.loadFields(key, schema: schema) else { continue }
                 consider(key, .fields(fields), fields)
             }
-        } else if let predicate, let keys = indexedCandidates(predicate) {
-            for key in keys {
-                guard let fields = database.loadFields(key, schema: schema) else { continue }
-                consider(key, .fields(fields), fields)
-            }
         } else if isWholeClass {
             // Every object, in key order: nothing to decode.
             database.forEachEntry(of: schema) { key, source in rows.append(ResultRow(key: key, source: source)) }
@@ -150,11 +145,16 @@ final class ObjectQuery: @unchecked Sendable {
                 for sortKey in sortKeys { sortKey.path.forEachProperty { wanted[$0] = true } }
                 for path in distinctPaths { path.forEachProperty { wanted[$0] = true } }
             }
-            database.forEachEntry(of: schema) { key, source in
+            func considerWanted(_ key: ObjectKey, _ source: Database.FieldSource) {
                 switch source {
                 case .fields(let all): consider(key, source, all)
                 case .record(let record): consider(key, source, database.decodeFields(of: record, schema: schema, only: wanted))
                 }
+            }
+            if let predicate, let candidates = indexedCandidates(predicate) {
+                database.forEachEntry(of: schema, at: candidates, considerWanted)
+            } else {
+                database.forEachEntry(of: schema, considerWanted)
             }
         }
         return ordered(Evaluation(rows: rows, sortColumns: sortColumns, distinctColumns: distinctColumns))
@@ -234,48 +234,19 @@ final class ObjectQuery: @unchecked Sendable {
         return keyed.map(\.row)
     }
 
-    /// The keys that may match when the predicate requires equality with one value or one of a
-    /// list (`IN`) on the primary key or an indexed property; nil when every object of the
-    /// class must be looked at.
+    /// The keys that may match, from the primary key or an index (see `IndexPlan`), in key
+    /// order; nil when every object of the class must be looked at.
     private func indexedCandidates(_ predicate: QueryNode) -> [ObjectKey]? {
-        guard let (property, values) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
-        var keys: [ObjectKey] = []
-        for value in values {
-            if property.isPrimaryKey {
-                guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { continue }
-                keys.append(ObjectKey(classID: schema.classID, key: key))
-            } else {
-                keys += database.indexLookup(schema: schema, property: property, value: value)
-            }
-        }
-        if values.count < 2 { return keys }
-        var seen = Set<ObjectKey>()
-        return keys.filter { seen.insert($0).inserted }.sorted { $0.key < $1.key }
-    }
-
-    /// A `property == constant` or `property IN {…}` term on a primary-key or indexed property
-    /// that every match must satisfy (the predicate itself, or one side of a top-level `&&`),
-    /// with its values.
-    static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, [FieldValue])? {
-        switch node {
-        case .compare(let comparison):
-            guard comparison.op == .equal, comparison.quantifier == .any, comparison.options.isEmpty,
-                  let index = ColumnPredicate.property(of: comparison.lhs) else { return nil }
-            let values: [FieldValue]
-            switch comparison.rhs {
-            case .constant(let value): values = [value]
-            case .list(let list): values = list
-            default: return nil
-            }
-            let property = schema.properties[index]
-            // The index holds stored values; a constant of another kind (a Double against an
-            // Int property) compares numerically, so it must scan.
-            guard property.isIndexed, values.allSatisfy({ $0.isStoredKind(of: property.type) }) else { return nil }
-            return (property, values)
-        case .and(let lhs, let rhs):
-            return equalityTerm(in: lhs, schema: schema) ?? equalityTerm(in: rhs, schema: schema)
-        default:
+        switch IndexPlan.make(for: predicate, schema: schema) {
+        case nil:
             return nil
+        case .entries(let ranges)?:
+            return database.indexedObjects(schema: schema, in: ranges)
+        case .primaryKeys(let values)?:
+            let optional = schema.primaryKey?.type.isOptional ?? false
+            let keys = values.compactMap { PrimaryKeyEncoding.key(for: $0, optional: optional) }
+            if keys.count < 2 { return keys.map { ObjectKey(classID: schema.classID, key: $0) } }
+            return Set(keys).sorted().map { ObjectKey(classID: schema.classID, key: $0) }
         }
     }
 }
