@@ -99,14 +99,15 @@ final class IndexEdgeTests: DatabaseTestCase {
 
     func testAnEntryKeyThatDoesNotParseReadsAsAbsentAndIsNoted() throws {
         let db = try open()
-        try addPeople(db, ["ann", "bob", "cy"])
+        // Many others, so that the range below is selective enough to read the index.
+        try addPeople(db, ["ann", "bob", "cy"] + (0..<40).map { "p\($0)" })
         // A string with no terminator, between "ann" and "bob".
         try commitRaw(db) { $0.put([], forKey: StorageKey(namePrefix(db) + [0x06] + Array("b".utf8)), in: ObjectFormat.indexKeyspace) }
         XCTAssertEqual(Set(db.objects(Person.self).where { $0.name >= "a" && $0.name < "c" }.map(\.name)), ["ann", "bob"])
         XCTAssertEqual(db.readFailure?.code, .corruption)
         // A write that read it fails at commit.
         XCTAssertThrowsError(try db.write {
-            _ = db.objects(Person.self).where { $0.name > "a" }.count
+            _ = db.objects(Person.self).where { $0.name > "a" && $0.name < "c" }.count
             db.objects(Person.self).first!.name = "dee"
         }) { XCTAssertEqual(($0 as? StrataError)?.code, .corruption) }
     }
@@ -145,8 +146,12 @@ final class IndexEdgeTests: DatabaseTestCase {
                 if bytes.count >= 8 { batch.put(value, forKey: StorageKey(bytes), in: ObjectFormat.indexKeyspace) }
             }
             let low = "n\(Int.random(in: 0...8, using: &random))", high = "n\(Int.random(in: 0...9, using: &random))"
-            let found = db.objects(Person.self).where { $0.name >= low && $0.name <= high }.map(\.name)
-            XCTAssertTrue(found.allSatisfy { $0 >= low && $0 <= high }, "round \(round)")
+            let results = db.objects(Person.self).where { $0.name >= low && $0.name <= high }
+            XCTAssertTrue(results.map(\.name).allSatisfy { $0 >= low && $0 <= high }, "round \(round)")
+            // The index walk itself, however wide the range.
+            if case .range(let range)? = IndexPlan.make(for: results.query.predicate!, schema: results.query.schema) {
+                _ = db.indexedObjects(schema: results.query.schema, in: [range])
+            }
             _ = db.objects(Person.self).where { $0.name == low }.count
             _ = db.checkIntegrity()
         }

@@ -328,7 +328,7 @@ final class IndexTests: DatabaseTestCase {
         // The index has an entry for exactly those objects.
         let schema = db.schemas.schema(for: Person.self)!
         let name = schema["name"]!
-        XCTAssertEqual(db.indexedObjects(schema: schema, in: IndexBounds.equal([.string("p3")], schema: schema, property: name)).count, 10)
+        XCTAssertEqual(db.indexedObjects(schema: schema, in: IndexBounds.equal([.string("p3")], schema: schema, property: name))?.count, 10)
         // Changes inside a write are visible to indexed queries in that write.
         try db.write {
             // Copy the matches first: live results re-evaluate as the loop changes them.

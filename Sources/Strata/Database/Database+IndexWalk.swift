@@ -23,30 +23,54 @@ struct IndexKeyRange {
 
 extension Database {
     /// The keys of the objects of `schema` that have an index entry in one of `ranges` (entries
-    /// of one indexed property), in this view, in key order, each once.
-    func indexedObjects(schema: ObjectSchema, in ranges: [IndexKeyRange]) -> [ObjectKey] {
+    /// of one indexed property), in this view, in key order, each once; nil when the stored
+    /// entries in `ranges` are more than `limit` (the walk stops there).
+    func indexedObjects(schema: ObjectSchema, in ranges: [IndexKeyRange], atMost limit: Int = .max) -> [ObjectKey]? {
         _ = readVersion()
         var keys: [StorageKey] = []
-        let source = transaction?.base ?? snapshot
-        for range in ranges { storedIndexedObjects(in: range, of: source) { keys.append($0) } }
-        if let transaction { pendingIndexedObjects(in: ranges, of: transaction) { keys.append($0) } }
-        keys.sort()
-        var previous: StorageKey?
-        var objects: [ObjectKey] = []
-        objects.reserveCapacity(keys.count)
-        for key in keys where key != previous {
-            objects.append(ObjectKey(classID: schema.classID, key: key))
-            previous = key
+        // Whether `keys` is in ascending order, each once, as one range's stored entries of
+        // whole keys are: then it needs no sort.
+        var isAscending = true
+        func add(_ key: StorageKey) {
+            if isAscending, let last = keys.last, !(last < key) { isAscending = false }
+            keys.append(key)
         }
-        return objects
+        var budget = limit
+        let source = transaction?.base ?? snapshot
+        for range in ranges {
+            guard storedIndexedObjects(in: range, of: source, budget: &budget, add) else { return nil }
+        }
+        if let transaction { pendingIndexedObjects(in: ranges, of: transaction, add) }
+        if !isAscending {
+            keys.sort()
+            keys = keys.indices.compactMap { $0 > 0 && keys[$0 - 1] == keys[$0] ? nil : keys[$0] }
+        }
+        return keys.map { ObjectKey(classID: schema.classID, key: $0) }
+    }
+
+    /// The number of stored entries in `range` of this view's snapshot, counted up to `limit + 1`.
+    func indexEntryCount(in range: IndexKeyRange, atMost limit: Int) -> Int {
+        _ = readVersion()
+        var count = 0
+        var walk = snapshot.entries(in: ObjectFormat.indexKeyspace).makeIterator(from: range.start)
+        while count <= limit, let entry = walk.next() {
+            if let end = range.end, !(entry.key < end) { break }
+            count += 1
+        }
+        return count
     }
 
     /// Calls `body` with the object keys of the stored entries in `range`, except entries the open
-    /// write changes (`pendingIndexedObjects` has those).
-    private func storedIndexedObjects(in range: IndexKeyRange, of source: Snapshot, _ body: (StorageKey) -> Void) {
+    /// write changes (`pendingIndexedObjects` has those). Returns false, having stopped, when the
+    /// range holds more than `budget` entries; takes the entries walked from `budget`.
+    private func storedIndexedObjects(
+        in range: IndexKeyRange, of source: Snapshot, budget: inout Int, _ body: (StorageKey) -> Void
+    ) -> Bool {
         var walk = source.entries(in: ObjectFormat.indexKeyspace).makeIterator(from: range.start)
         while let entry = walk.next() {
             if let end = range.end, !(entry.key < end) { break }
+            budget -= 1
+            if budget < 0 { return false }
             if let transaction, transaction.indexChanges[entry.key] != nil || transaction.sharedIndexChanges[entry.key] != nil {
                 continue
             }
@@ -56,6 +80,7 @@ extension Database {
                 body(object)
             }
         }
+        return true
     }
 
     /// Calls `body` with the object keys of the entries in `ranges` that the open write adds, and

@@ -80,10 +80,11 @@ final class ObjectQuery: @unchecked Sendable {
     /// For a query over the whole class whose predicate reads only the class's own properties
     /// against constants, outside a write: the class's columns (holding `also` too) and which
     /// rows match. Nil otherwise.
-    func columnMatches(also extra: Set<Int> = []) -> (columns: ClassColumns, matches: [Bool])? {
+    /// `checkingIndex: false`: the caller found that the keys or an index do not answer it.
+    func columnMatches(also extra: Set<Int> = [], checkingIndex: Bool = true) -> (columns: ClassColumns, matches: [Bool])? {
         guard case .all = source, database.transaction == nil else { return nil }
         // What the keys or an index answer reads fewer objects than a pass over the class.
-        if let predicate, IndexPlan.make(for: predicate, schema: schema) != nil { return nil }
+        if checkingIndex, let predicate, prefersIndex(predicate) { return nil }
         guard let needs = predicate.map(ColumnPredicate.needs(of:)) ?? ColumnNeeds() else { return nil }
         guard let columns = database.columns(of: schema, reading: needs.own.union(extra)) else { return nil }
         var linked: [UInt32: ClassColumns] = [:]
@@ -117,7 +118,8 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     private func evaluate() -> [ResultRow] {
-        if !isWholeClass, let evaluation = evaluateOnColumns() { return ordered(evaluation) }
+        let candidates = predicate.flatMap(indexedCandidates)
+        if candidates == nil, !isWholeClass, let evaluation = evaluateOnColumns() { return ordered(evaluation) }
         let evaluator = QueryEvaluator(database: database)
         var rows: [ResultRow] = []
         var sortColumns = sortKeys.map { _ in [FieldValue]() }, distinctColumns = distinctPaths.map { _ in [FieldValue]() }
@@ -151,8 +153,16 @@ final class ObjectQuery: @unchecked Sendable {
                 case .record(let record): consider(key, source, database.decodeFields(of: record, schema: schema, only: wanted))
                 }
             }
-            if let predicate, let candidates = indexedCandidates(predicate) {
-                database.forEachEntry(of: schema, at: candidates, considerWanted)
+            if let candidates {
+                // Few objects, which the caller will most likely read: decode each once, whole.
+                database.forEachEntry(of: schema, at: candidates) { key, source in
+                    switch source {
+                    case .fields(let all): consider(key, source, all)
+                    case .record(let record):
+                        let all = database.decodeFields(of: record, schema: schema)
+                        consider(key, .fields(all), all)
+                    }
+                }
             } else {
                 database.forEachEntry(of: schema, considerWanted)
             }
@@ -182,13 +192,14 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     /// The evaluation read from the class's columns, when the predicate, the sort keys and the
-    /// distinct key paths all read the class's own properties (see `columnMatches`).
+    /// distinct key paths all read the class's own properties (see `columnMatches`) and neither
+    /// the keys nor an index answer the predicate (the caller checked).
     private func evaluateOnColumns() -> Evaluation? {
         let sortIndices = sortKeys.map { ColumnPredicate.property(of: .path($0.path)) }
         let distinctIndices = distinctPaths.map { ColumnPredicate.property(of: .path($0)) }
         guard !sortIndices.contains(nil), !distinctIndices.contains(nil) else { return nil }
         let sortColumns = sortIndices.compactMap { $0 }, distinctColumns = distinctIndices.compactMap { $0 }
-        guard let (columns, matches) = columnMatches(also: Set(sortColumns + distinctColumns)) else { return nil }
+        guard let (columns, matches) = columnMatches(also: Set(sortColumns + distinctColumns), checkingIndex: false) else { return nil }
         var rows: [ResultRow] = []
         for (position, entry) in columns.entries.enumerated() where matches[position] {
             rows.append(ResultRow(key: ObjectKey(classID: schema.classID, key: entry.key), source: .record(entry)))
@@ -235,19 +246,38 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     /// The keys that may match, from the primary key or an index (see `IndexPlan`), in key
-    /// order; nil when every object of the class must be looked at.
+    /// order; nil when every object of the source must be looked at (a collection, no plan, or
+    /// a range that holds too many of the class's objects).
     private func indexedCandidates(_ predicate: QueryNode) -> [ObjectKey]? {
+        guard case .all = source else { return nil }
         switch IndexPlan.make(for: predicate, schema: schema) {
         case nil:
             return nil
         case .entries(let ranges)?:
             return database.indexedObjects(schema: schema, in: ranges)
+        case .range(let range)?:
+            return database.indexedObjects(schema: schema, in: [range], atMost: selectiveLimit)
         case .primaryKeys(let values)?:
             let optional = schema.primaryKey?.type.isOptional ?? false
             let keys = values.compactMap { PrimaryKeyEncoding.key(for: $0, optional: optional) }
             if keys.count < 2 { return keys.map { ObjectKey(classID: schema.classID, key: $0) } }
             return Set(keys).sorted().map { ObjectKey(classID: schema.classID, key: $0) }
         }
+    }
+
+    /// Whether the keys or an index give the candidates with fewer reads than a pass over the
+    /// class: an equality always, a range when its entries are few (`IndexPlan.selectiveShare`).
+    private func prefersIndex(_ predicate: QueryNode) -> Bool {
+        switch IndexPlan.make(for: predicate, schema: schema) {
+        case nil: return false
+        case .primaryKeys?, .entries?: return true
+        case .range(let range)?: return database.indexEntryCount(in: range, atMost: selectiveLimit) <= selectiveLimit
+        }
+    }
+
+    /// The most candidates a range reads through its index.
+    private var selectiveLimit: Int {
+        (database.transaction?.base ?? database.snapshot).count(in: Keyspace(schema.classID)) / IndexPlan.selectiveShare
     }
 }
 
