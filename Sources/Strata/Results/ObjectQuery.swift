@@ -118,6 +118,7 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     private func evaluate() -> [ResultRow] {
+        if case .empty = source { return [] }
         let candidates = predicate.flatMap(indexedCandidates)
         if candidates == nil, !isWholeClass, let evaluation = evaluateOnColumns() { return ordered(evaluation) }
         let evaluator = QueryEvaluator(database: database)
