@@ -9,8 +9,8 @@ final class WriteTransaction {
         /// The object's fields, in property order.
         case put([FieldValue])
         /// The object's record, encoded when it was added (in `records`, at this range): an
-        /// object whose fields nothing in the write needs (no links, no indexed property) is
-        /// stored without keeping them.
+        /// object whose fields nothing in the write needs (no links; its index entries are
+        /// noted when it is added) is stored without keeping them.
         case record(Range<Int>)
         case delete
     }
@@ -36,6 +36,7 @@ final class WriteTransaction {
     struct Tables {
         fileprivate var changes: [(key: ObjectKey, change: Change)] = []
         fileprivate var positions = ChangePositions()
+        fileprivate var indexChanges: [StorageKey: Bool] = [:]
         fileprivate let records: ByteBuffer
 
         /// Empty tables.
@@ -80,6 +81,7 @@ final class WriteTransaction {
         records = tables.records
         swap(&changes, &tables.changes)
         swap(&positions, &tables.positions)
+        swap(&indexChanges, &tables.indexChanges)
     }
 
     /// Empties the write's tables (freeing what its changes hold) and hands them over for the
@@ -90,9 +92,11 @@ final class WriteTransaction {
         changes.removeAll(keepingCapacity: true)
         positions.removeAll()
         records.removeAll()
+        indexChanges.removeAll(keepingCapacity: true)
         var tables = Tables(records: records)
         swap(&tables.changes, &changes)
         swap(&tables.positions, &positions)
+        swap(&tables.indexChanges, &indexChanges)
         return tables
     }
 
