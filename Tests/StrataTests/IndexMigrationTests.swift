@@ -156,4 +156,76 @@ final class IndexMigrationTests: XCTestCase {
         XCTAssertFalse(labelProperty(db).indexIsUsable)
         XCTAssertEqual(labels(db, "t3"), [3, 7])
     }
+
+    // MARK: Rebuilds in parts
+
+    private struct Interrupted: Error {}
+
+    /// Reconciles the store's indexes with `types` as a writable open would, with parts of
+    /// `chunkBytes`; the commit of part `failing` (counted from 1) throws, as a crash there
+    /// would leave the store. Returns the number of parts committed.
+    private func reconcile(to types: [ObjectBase.Type], chunkBytes: Int, failing: Int? = nil) throws -> Int {
+        var options = Store.Options()
+        options.fileSystem = fileSystem
+        let store = try Store(directory: "/db", options: options)
+        defer { try? store.close() }
+        let schemas = try SchemaSet(types)
+        var catalog = try Catalog.load(from: store.snapshot())
+        try catalog.bind(schemas.all, schemaVersion: 0)
+        var batch = WriteBatch()
+        var parts = 0
+        do {
+            try IndexReconciler.reconcile(&catalog, schemas: schemas.all, snapshot: store.snapshot(), into: &batch, chunkBytes: chunkBytes) { part in
+                parts += 1
+                if parts == failing { throw Interrupted() }
+                try store.commit(part)
+                // Each part's catalog records no index being changed as current.
+                XCTAssertEqual(try Catalog.load(from: store.snapshot()).classes.flatMap(\.properties).filter(\.isIndexed).map(\.name), [])
+            }
+        } catch is Interrupted {
+            return parts - 1
+        }
+        batch.put(catalog.encoded(), forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
+        try store.commit(batch)
+        return parts
+    }
+
+    func testARebuildLargerThanOnePartIsCommittedInPartsWithTheCatalogLast() throws {
+        try addTags(try open([TagV1.self]), count: 50)
+        XCTAssertGreaterThan(try reconcile(to: [TagV2.self], chunkBytes: 300), 3)
+        let db = try open([TagV2.self])
+        XCTAssertTrue(labelProperty(db).indexIsUsable)
+        XCTAssertEqual(indexKeys(db).count, 50)
+        XCTAssertEqual(labels(db, "t1").count, 13)
+        XCTAssertEqual(db.checkIntegrity().problems, [])
+    }
+
+    func testADropInterruptedBetweenPartsLeavesNoIndexInUse() throws {
+        try addTags(try open([TagV2.self]), count: 50)
+        XCTAssertEqual(try reconcile(to: [TagV1.self], chunkBytes: 300, failing: 3), 2)
+        do {
+            // The entries are half deleted: a read-only open must not read them.
+            let db = try open([TagV2.self], readOnly: true)
+            XCTAssertFalse(labelProperty(db).indexIsUsable)
+            XCTAssertEqual(labels(db, "t1").count, 13)
+        }
+        let db = try open([TagV2.self])
+        XCTAssertEqual(indexKeys(db).count, 50)
+        XCTAssertEqual(labels(db, "t1").count, 13)
+        XCTAssertEqual(db.checkIntegrity().problems, [])
+    }
+
+    func testAFormat1RebuildInterruptedBetweenPartsIsStartedAgain() throws {
+        try addTags(try open([TagV2.self]), count: 50)
+        try downgradeToFormat1()
+        XCTAssertEqual(try reconcile(to: [TagV2.self], chunkBytes: 300, failing: 4), 3)
+        do {
+            let db = try open([TagV2.self], readOnly: true)
+            XCTAssertFalse(labelProperty(db).indexIsUsable)
+            XCTAssertEqual(labels(db, "t2").count, 12)
+        }
+        let db = try open([TagV2.self])
+        XCTAssertEqual(indexKeys(db).count, 50)
+        XCTAssertEqual(db.checkIntegrity().problems, [])
+    }
 }

@@ -48,17 +48,20 @@ extension Database {
         }
     }
 
-    /// A shared entry listing `objects`: deleted when there is none, an empty value when the one
-    /// object is the key's tail, else the list.
+    /// A shared entry listing `objects`: deleted when there is none, else its value.
     static func putSharedEntry(_ entry: StorageKey, objects: Set<StorageKey>, into batch: inout WriteBatch) {
-        let tail = StorageKey(entry.bytes[sharedEntryTailStart(entry)...])
         if objects.isEmpty {
             batch.delete(entry, in: ObjectFormat.indexKeyspace)
-        } else if objects == [tail] {
-            batch.put([], forKey: entry, in: ObjectFormat.indexKeyspace)
         } else {
-            batch.put(IndexKeyEncoding.ObjectList.encode(objects.sorted()), forKey: entry, in: ObjectFormat.indexKeyspace)
+            batch.put(sharedEntryValue(entry, objects: objects), forKey: entry, in: ObjectFormat.indexKeyspace)
         }
+    }
+
+    /// The value of a shared entry listing `objects` (at least one): empty when the one object
+    /// is the key's tail, else the list.
+    static func sharedEntryValue(_ entry: StorageKey, objects: Set<StorageKey>) -> [UInt8] {
+        let tail = StorageKey(entry.bytes[sharedEntryTailStart(entry)...])
+        return objects == [tail] ? [] : IndexKeyEncoding.ObjectList.encode(objects.sorted())
     }
 
     /// Where the object-key part of an entry key starts (the key was built by this process, so

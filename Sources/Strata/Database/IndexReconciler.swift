@@ -10,36 +10,109 @@ import StrataStorage
 //   indexed (a new property, or `indexed: true` added to an old one), and deletes the entries
 //   of one no longer declared indexed.
 //
+// A rebuild larger than `chunkBytes` is committed in parts (a transaction holds at most 1 GiB),
+// each with a catalog that records none of the indexes being changed as current and the old
+// format; the catalog with the result comes last. A crash between parts leaves no half-built
+// or half-dropped index in use, and the next writable open starts the work again.
+//
 // A read-only open changes nothing: a property's index is used only when the catalog records it
 // as current (`PropertySchema.indexIsUsable`); other queries scan. An object whose record does
 // not decode gets no entry (`verify` names the record).
 
 enum IndexReconciler {
+    /// The most bytes of operations one part of a rebuild commits.
+    static let chunkBytes = 64 << 20
+
+    /// One indexed property whose stored index changes: built (`declared`) or dropped.
+    private struct Change {
+        let schema: ObjectSchema
+        let property: PropertySchema
+        let declared: Bool
+    }
+
     /// Adds to `batch` what brings the stored indexes in line with `schemas`, and records the
-    /// result in `catalog` (already bound to `schemas`).
-    static func reconcile(_ catalog: inout Catalog, schemas: [ObjectSchema], snapshot: Snapshot, into batch: inout WriteBatch) {
+    /// result in `catalog` (already bound to `schemas`); the caller commits `batch` with it.
+    /// Parts beyond `chunkBytes` go through `commit` first.
+    /// - Throws: what `commit` throws.
+    static func reconcile(
+        _ catalog: inout Catalog, schemas: [ObjectSchema], snapshot: Snapshot, into batch: inout WriteBatch,
+        chunkBytes: Int = chunkBytes, commit: @escaping (WriteBatch) throws -> Void
+    ) throws {
         let rebuildsAll = catalog.indexFormat != ObjectFormat.indexFormat
-        if rebuildsAll {
-            for entry in snapshot.entries(in: ObjectFormat.indexKeyspace) { batch.delete(entry.key, in: ObjectFormat.indexKeyspace) }
-            for classIndex in catalog.classes.indices {
-                for propertyIndex in catalog.classes[classIndex].properties.indices {
-                    catalog.classes[classIndex].properties[propertyIndex].isIndexed = false
-                }
-            }
-            catalog.indexFormat = ObjectFormat.indexFormat
-        }
+        var changes: [Change] = []
         for schema in schemas where !schema.isEmbedded {
-            guard let classIndex = catalog.classes.firstIndex(where: { $0.id == schema.classID }) else { continue }
-            var toBuild: [PropertySchema] = []
             for property in schema.properties where property.isStored && !property.isPrimaryKey {
-                guard let position = catalog.classes[classIndex].properties.firstIndex(where: { $0.id == property.propertyID }) else { continue }
-                let declared = property.isIndexed, recorded = catalog.classes[classIndex].properties[position].isIndexed
-                guard declared != recorded else { continue }
-                if !rebuildsAll { deleteEntries(of: schema, property, in: snapshot, into: &batch) }
-                if declared { toBuild.append(property) }
-                catalog.classes[classIndex].properties[position].isIndexed = declared
+                let recorded = !rebuildsAll && catalog.hasCurrentIndex(classID: schema.classID, propertyID: property.propertyID)
+                if property.isIndexed != recorded { changes.append(Change(schema: schema, property: property, declared: property.isIndexed)) }
             }
-            if !toBuild.isEmpty { buildEntries(of: schema, toBuild, from: snapshot, into: &batch) }
+        }
+        guard rebuildsAll || !changes.isEmpty else { return }
+        func change(_ classID: UInt32, _ propertyID: UInt32) -> Change? {
+            changes.first { $0.schema.classID == classID && $0.property.propertyID == propertyID }
+        }
+        var interim = catalog
+        setFlags(of: &interim) { rebuildsAll || change($0, $1) != nil ? false : nil }
+        var output = Output(batch: batch, interim: interim.encoded(), limit: chunkBytes, commit: commit)
+        if rebuildsAll {
+            for entry in snapshot.entries(in: ObjectFormat.indexKeyspace) { try output.delete(entry.key) }
+        } else {
+            for change in changes { try deleteEntries(of: change.schema, change.property, in: snapshot, into: &output) }
+        }
+        for schema in schemas {
+            let toBuild = changes.filter { $0.schema === schema && $0.declared }.map(\.property)
+            if !toBuild.isEmpty { try buildEntries(of: schema, toBuild, from: snapshot, into: &output) }
+        }
+        setFlags(of: &catalog) { change($0, $1)?.declared ?? (rebuildsAll ? false : nil) }
+        catalog.indexFormat = ObjectFormat.indexFormat
+        batch = output.batch
+    }
+
+    /// Sets the `isIndexed` flag of each property of the catalog that `flag` gives one for
+    /// (called with the class id and the property id).
+    private static func setFlags(of catalog: inout Catalog, _ flag: (UInt32, UInt32) -> Bool?) {
+        for classIndex in catalog.classes.indices {
+            let classID = catalog.classes[classIndex].id
+            for propertyIndex in catalog.classes[classIndex].properties.indices {
+                guard let value = flag(classID, catalog.classes[classIndex].properties[propertyIndex].id) else { continue }
+                catalog.classes[classIndex].properties[propertyIndex].isIndexed = value
+            }
+        }
+    }
+
+    /// A rebuild's batch, committed in parts of at most `limit` bytes, each with the interim
+    /// catalog (see the top of the file).
+    private struct Output {
+        var batch: WriteBatch
+        let interim: [UInt8]
+        let limit: Int
+        let commit: (WriteBatch) throws -> Void
+        private var bytes = 0
+
+        init(batch: WriteBatch, interim: [UInt8], limit: Int, commit: @escaping (WriteBatch) throws -> Void) {
+            self.batch = batch
+            self.interim = interim
+            self.limit = limit
+            self.commit = commit
+        }
+
+        mutating func put(_ value: [UInt8], _ key: StorageKey) throws {
+            batch.put(value, forKey: key, in: ObjectFormat.indexKeyspace)
+            try account(key.count + value.count)
+        }
+
+        mutating func delete(_ key: StorageKey) throws {
+            batch.delete(key, in: ObjectFormat.indexKeyspace)
+            try account(key.count)
+        }
+
+        /// Counts an operation (with a record's framing, 28 bytes) and commits a full part.
+        private mutating func account(_ count: Int) throws {
+            bytes += count + 28
+            guard bytes >= limit else { return }
+            batch.put(interim, forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
+            try commit(batch)
+            batch = WriteBatch()
+            bytes = 0
         }
     }
 
@@ -55,17 +128,17 @@ enum IndexReconciler {
     }
 
     /// Deletes every stored entry of one property.
-    private static func deleteEntries(of schema: ObjectSchema, _ property: PropertySchema, in snapshot: Snapshot, into batch: inout WriteBatch) {
+    private static func deleteEntries(of schema: ObjectSchema, _ property: PropertySchema, in snapshot: Snapshot, into output: inout Output) throws {
         let prefix = IndexKeyEncoding.propertyPrefix(classID: schema.classID, propertyID: property.propertyID)
         var walk = snapshot.entries(in: ObjectFormat.indexKeyspace).makeIterator(from: StorageKey(prefix))
         while let entry = walk.next(), entry.key.withUnsafeBytes({ $0.starts(with: prefix) }) {
-            batch.delete(entry.key, in: ObjectFormat.indexKeyspace)
+            try output.delete(entry.key)
         }
     }
 
     /// Puts the entries of `properties` for every object of the class (a field a record does
     /// not hold has its default, as a read gives it).
-    private static func buildEntries(of schema: ObjectSchema, _ properties: [PropertySchema], from snapshot: Snapshot, into batch: inout WriteBatch) {
+    private static func buildEntries(of schema: ObjectSchema, _ properties: [PropertySchema], from snapshot: Snapshot, into output: inout Output) throws {
         var shared: [StorageKey: Set<StorageKey>] = [:]
         for entry in snapshot.entries(in: Keyspace(schema.classID)) {
             guard let fields = try? snapshot.withValue(of: entry, { try RecordCodec.decodeFields($0, schema: schema) }) else { continue }
@@ -74,10 +147,10 @@ enum IndexReconciler {
                 if IndexKeyEncoding.mayBeShared(key) {
                     shared[key, default: []].insert(entry.key)
                 } else {
-                    batch.put([], forKey: key, in: ObjectFormat.indexKeyspace)
+                    try output.put([], key)
                 }
             }
         }
-        for (key, objects) in shared { Database.putSharedEntry(key, objects: objects, into: &batch) }
+        for (key, objects) in shared { try output.put(Database.sharedEntryValue(key, objects: objects), key) }
     }
 }

@@ -59,7 +59,10 @@ final class SharedStore: @unchecked Sendable {
             // no objects of them to read.
             if !readOnly {
                 var batch = WriteBatch()
-                IndexReconciler.reconcile(&updated, schemas: schemas.all, snapshot: store.snapshot(), into: &batch)
+                let store = store
+                try IndexReconciler.reconcile(&updated, schemas: schemas.all, snapshot: store.snapshot(), into: &batch) {
+                    try store.commit($0)
+                }
                 if updated != catalog {
                     batch.put(updated.encoded(), forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
                     try store.commit(batch)
