@@ -20,6 +20,15 @@ enum IndexPlan {
     /// over the class's columns about 0.25 µs an object, or 0.02 µs when they are cached, so a
     /// wider range is left to the columns or a scan.
     static let selectiveShare = 8
+    /// A range of this many candidates or fewer reads the index whatever the class's size:
+    /// the difference is too small to matter, and small classes (tests, fuzzers) keep the
+    /// index path in use.
+    static let alwaysSelective = 64
+
+    /// The most candidates a range plan reads through the index in a class of `count` objects.
+    static func rangeLimit(classCount count: Int) -> Int {
+        max(count / selectiveShare, alwaysSelective)
+    }
 
     /// The plan for `predicate` over `schema`'s objects; nil when every object must be tested.
     /// An equality (on the primary key, then on an indexed property) wins over a range.

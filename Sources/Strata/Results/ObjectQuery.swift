@@ -278,7 +278,7 @@ final class ObjectQuery: @unchecked Sendable {
 
     /// The most candidates a range reads through its index.
     private var selectiveLimit: Int {
-        (database.transaction?.base ?? database.snapshot).count(in: Keyspace(schema.classID)) / IndexPlan.selectiveShare
+        IndexPlan.rangeLimit(classCount: (database.transaction?.base ?? database.snapshot).count(in: Keyspace(schema.classID)))
     }
 }
 
