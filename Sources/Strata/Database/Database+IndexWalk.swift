@@ -23,8 +23,8 @@ struct IndexKeyRange {
 
 extension Database {
     /// The keys of the objects of `schema` that have an index entry in one of `ranges` (entries
-    /// of one indexed property), in this view, in key order, each once; nil when the stored
-    /// entries in `ranges` are more than `limit` (the walk stops there).
+    /// of one indexed property), in this view, in key order, each once; nil when the entries in
+    /// `ranges` are more than `limit` (the walk of the stored ones stops there).
     func indexedObjects(schema: ObjectSchema, in ranges: [IndexKeyRange], atMost limit: Int = .max) -> [ObjectKey]? {
         _ = readVersion()
         var keys: [StorageKey] = []
@@ -40,7 +40,10 @@ extension Database {
         for range in ranges {
             guard storedIndexedObjects(in: range, of: source, budget: &budget, add) else { return nil }
         }
-        if let transaction { pendingIndexedObjects(in: ranges, of: transaction, add) }
+        if let transaction {
+            pendingIndexedObjects(in: ranges, of: transaction, add)
+            guard keys.count <= limit else { return nil }
+        }
         if !isAscending {
             keys.sort()
             keys = keys.indices.compactMap { $0 > 0 && keys[$0 - 1] == keys[$0] ? nil : keys[$0] }

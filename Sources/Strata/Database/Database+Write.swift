@@ -70,7 +70,7 @@ extension Database {
             transaction.moveChanges(to: &batch, schemas: schemas)
             backlinkRecords(into: &batch)
             indexRecords(into: &batch)
-            // Reading the stored backlink and index records may have found damage.
+            // Reading the stored backlink records and index entries may have found damage.
             if let deferred = transaction.deferredError { throw deferred }
             defer {
                 // Kept for the next write, unless this one was so large its buffers should go.

@@ -2,7 +2,7 @@ import Foundation
 import StrataStorage
 
 // The object-level integrity check: reads one snapshot's stored bytes (the catalog, every
-// object record, the backlink and secondary-index records) and compares them with one another.
+// object record, the backlink records and secondary-index entries) and compares them with one another.
 // It uses no model class: records are self-describing (RecordCodec.swift), and the catalog
 // names the classes and their property ids.
 //

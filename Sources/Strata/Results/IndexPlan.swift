@@ -12,7 +12,7 @@ enum IndexPlan {
     case entries([IndexKeyRange])
     /// A range (`<`, `<=`, `>`, `>=`, `BETWEEN`, a lower and an upper bound joined by `&&`) on
     /// an indexed property: its entries between the bounds, when they are few (see
-    /// `selectiveShare`).
+    /// `rangeLimit(classCount:)`).
     case range(IndexKeyRange)
 
     /// The most of a class's objects a range plan reads through the index: one in eight. Each
