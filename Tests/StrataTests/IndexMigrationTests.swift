@@ -17,6 +17,12 @@ final class TagV2: Object {
     override class var className: String { "Tag" }
 }
 
+/// `Tag` with its `label` removed.
+final class TagV3: Object {
+    @Persisted(primaryKey: true) var id: Int
+    override class var className: String { "Tag" }
+}
+
 /// What opening a database does with indexes the catalog does not record as current: a
 /// writable open rebuilds an old format's indexes and builds or drops a property's index as its
 /// declaration changed, in one commit; a read-only open leaves them and scans.
@@ -147,6 +153,20 @@ final class IndexMigrationTests: XCTestCase {
         let db = try open([TagV2.self])
         XCTAssertEqual(labels(db, "t2"), [6, 10])
         XCTAssertEqual(labels(db, "changed"), [2])
+        XCTAssertEqual(db.checkIntegrity().problems, [])
+    }
+
+    func testRemovingAnIndexedPropertyDropsItsEntries() throws {
+        try addTags(try open([TagV2.self]), count: 12)
+        do {
+            let db = try open([TagV3.self])
+            XCTAssertEqual(indexKeys(db).count, 0)
+            XCTAssertEqual(try Catalog.load(from: db.shared.store.snapshot()).classes.flatMap(\.properties).filter(\.isIndexed).count, 0)
+            XCTAssertEqual(db.checkIntegrity().problems, [])
+        }
+        // Declared again: the records still hold it, and its index is built again.
+        let db = try open([TagV2.self])
+        XCTAssertEqual(labels(db, "t2"), [2, 6, 10])
         XCTAssertEqual(db.checkIntegrity().problems, [])
     }
 

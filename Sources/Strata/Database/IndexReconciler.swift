@@ -23,11 +23,12 @@ enum IndexReconciler {
     /// The most bytes of operations one part of a rebuild commits.
     static let chunkBytes = 64 << 20
 
-    /// One indexed property whose stored index changes: built (`declared`) or dropped.
+    /// One property of the catalog whose stored index changes: built (`build`, its schema) or
+    /// dropped (no longer declared indexed, or no longer declared at all).
     private struct Change {
-        let schema: ObjectSchema
-        let property: PropertySchema
-        let declared: Bool
+        let classID: UInt32
+        let propertyID: UInt32
+        let build: PropertySchema?
     }
 
     /// Adds to `batch` what brings the stored indexes in line with `schemas`, and records the
@@ -39,16 +40,10 @@ enum IndexReconciler {
         chunkBytes: Int = chunkBytes, commit: @escaping (WriteBatch) throws -> Void
     ) throws {
         let rebuildsAll = catalog.indexFormat != ObjectFormat.indexFormat
-        var changes: [Change] = []
-        for schema in schemas where !schema.isEmbedded {
-            for property in schema.properties where property.isStored && !property.isPrimaryKey {
-                let recorded = !rebuildsAll && catalog.hasCurrentIndex(classID: schema.classID, propertyID: property.propertyID)
-                if property.isIndexed != recorded { changes.append(Change(schema: schema, property: property, declared: property.isIndexed)) }
-            }
-        }
+        let changes = self.changes(catalog, schemas: schemas, rebuildsAll: rebuildsAll)
         guard rebuildsAll || !changes.isEmpty else { return }
         func change(_ classID: UInt32, _ propertyID: UInt32) -> Change? {
-            changes.first { $0.schema.classID == classID && $0.property.propertyID == propertyID }
+            changes.first { $0.classID == classID && $0.propertyID == propertyID }
         }
         var interim = catalog
         setFlags(of: &interim) { rebuildsAll || change($0, $1) != nil ? false : nil }
@@ -56,15 +51,33 @@ enum IndexReconciler {
         if rebuildsAll {
             for entry in snapshot.entries(in: ObjectFormat.indexKeyspace) { try output.delete(entry.key) }
         } else {
-            for change in changes { try deleteEntries(of: change.schema, change.property, in: snapshot, into: &output) }
+            for change in changes { try deleteEntries(classID: change.classID, propertyID: change.propertyID, in: snapshot, into: &output) }
         }
         for schema in schemas {
-            let toBuild = changes.filter { $0.schema === schema && $0.declared }.map(\.property)
+            let toBuild = changes.filter { $0.classID == schema.classID }.compactMap(\.build)
             if !toBuild.isEmpty { try buildEntries(of: schema, toBuild, from: snapshot, into: &output) }
         }
-        setFlags(of: &catalog) { change($0, $1)?.declared ?? (rebuildsAll ? false : nil) }
+        setFlags(of: &catalog) { change($0, $1).map { $0.build != nil } ?? (rebuildsAll ? false : nil) }
         catalog.indexFormat = ObjectFormat.indexFormat
         batch = output.batch
+    }
+
+    /// The properties of the top-level classes of `schemas` whose declared index differs from
+    /// what the catalog records (with `rebuildsAll`, every declared index).
+    private static func changes(_ catalog: Catalog, schemas: [ObjectSchema], rebuildsAll: Bool) -> [Change] {
+        var changes: [Change] = []
+        for schema in schemas where !schema.isEmbedded {
+            guard let entry = catalog.classes.first(where: { $0.id == schema.classID }) else { continue }
+            for stored in entry.properties where !stored.isPrimaryKey {
+                let property = schema.properties.first { $0.isStored && $0.propertyID == stored.id }
+                let declared = property?.isIndexed ?? false
+                let recorded = !rebuildsAll && stored.isIndexed
+                if declared != recorded {
+                    changes.append(Change(classID: schema.classID, propertyID: stored.id, build: declared ? property : nil))
+                }
+            }
+        }
+        return changes
     }
 
     /// Sets the `isIndexed` flag of each property of the catalog that `flag` gives one for
@@ -128,8 +141,8 @@ enum IndexReconciler {
     }
 
     /// Deletes every stored entry of one property.
-    private static func deleteEntries(of schema: ObjectSchema, _ property: PropertySchema, in snapshot: Snapshot, into output: inout Output) throws {
-        let prefix = IndexKeyEncoding.propertyPrefix(classID: schema.classID, propertyID: property.propertyID)
+    private static func deleteEntries(classID: UInt32, propertyID: UInt32, in snapshot: Snapshot, into output: inout Output) throws {
+        let prefix = IndexKeyEncoding.propertyPrefix(classID: classID, propertyID: propertyID)
         var walk = snapshot.entries(in: ObjectFormat.indexKeyspace).makeIterator(from: StorageKey(prefix))
         while let entry = walk.next(), entry.key.withUnsafeBytes({ $0.starts(with: prefix) }) {
             try output.delete(entry.key)
