@@ -20,7 +20,7 @@ struct Verify: ParsableCommand {
             With --deep, then checks the object layer's structure in the same version, from the \
             stored bytes and catalog alone: every object record decodes; class and property ids \
             are the catalog's; every link reaches an existing object; the backlink and \
-            secondary-index records match the objects exactly, both ways; embedded values name \
+            secondary-index entries match the objects exactly, both ways; embedded values name \
             embedded classes. Prints each problem to standard error ("problem: KIND: …") and \
             exits 2 when there is one; on success prints "OK: objects: …". A store without an \
             object catalog (such as the demo's) has nothing to check at that level: a note says so.

@@ -72,4 +72,14 @@ final class CollectionQueryTests: DatabaseTestCase {
         XCTAssertEqual(frozen.count, 2)
         XCTAssertEqual(frozen.thaw().count, 0)
     }
+
+    func testThawedCollectionResultsOfADeletedOwnerHoldNothing() throws {
+        let db = try pack()
+        let frozen = try owner(db, "Ann").dogs.where { $0.age > 3 }.freeze()
+        try db.write { try db.delete(try owner(db, "Ann")) }
+        let thawed = frozen.thaw()
+        XCTAssertEqual(thawed.count, 0, "the owner does not exist in the live version")
+        XCTAssertEqual(Array(thawed).count, 0)
+        XCTAssertEqual(thawed.sum(of: \.age), 0)
+    }
 }

@@ -32,6 +32,18 @@ final class DocsGoldenBytesTests: DatabaseTestCase {
         XCTAssertEqual(stored, try goldenBytes(in: "objects.md", after: "golden: Counter record"))
     }
 
+    func testTheTagIndexEntryOfObjectsMdIsWhatAWriteStores() throws {
+        let db = try open([TagV2.self])
+        try db.write { try db.add(TagV2(value: ["id": 7, "label": "ab"])) }
+        let schema = try XCTUnwrap(db.schemas.schema(for: TagV2.self))
+        XCTAssertEqual(schema.classID, 16)
+        XCTAssertEqual(schema.properties.map(\.propertyID), [1, 2])
+        let snapshot = db.shared.store.snapshot()
+        let keys = snapshot.keys(in: Keyspace(2))
+        XCTAssertEqual(keys.map(\.bytes), [try goldenBytes(in: "objects.md", after: "golden: Tag index entry")])
+        XCTAssertEqual(try snapshot.value(for: keys[0], in: Keyspace(2)), [])
+    }
+
     func testThePutAndCommitRecordsOfFormatMdAreWhatTheEncoderWrites() throws {
         var records: [UInt8] = []
         let value: [UInt8] = Array("v".utf8)

@@ -95,9 +95,9 @@ final class IntegrityTests: XCTestCase {
 
     private func indexKeys(_ snapshot: Snapshot) -> [StorageKey] { snapshot.keys(in: Keyspace(2)) }
 
-    /// An index record value listing `keys`.
-    private func indexValue(_ keys: [StorageKey]) -> [UInt8] {
-        [UInt8(keys.count)] + keys.flatMap { [UInt8($0.count)] + $0.bytes }
+    /// The index entries of the people named `name` (their keys hold the name's bytes).
+    private func nameEntries(_ name: String, _ snapshot: Snapshot) -> [StorageKey] {
+        indexKeys(snapshot).filter { $0.bytes.firstRange(of: Array(name.utf8)) != nil }
     }
 
     // MARK: Whole databases
@@ -275,41 +275,61 @@ final class IntegrityTests: XCTestCase {
 
     // MARK: Secondary indexes
 
-    func testIndexRecordMissingAnObjectIsReported() throws {
+    func testIndexMissingAnEntryForOneObjectIsReported() throws {
         let report = try check { snapshot, batch in
-            let zeds = try personKeys(named: "Zed", snapshot)
-            let zedEntry = try XCTUnwrap(indexKeys(snapshot).first { $0.bytes.firstRange(of: Array("Zed".utf8)) != nil })
-            batch.put(indexValue([zeds[0]]), forKey: zedEntry, in: Keyspace(2))
+            let zedEntries = nameEntries("Zed", snapshot)
+            XCTAssertEqual(zedEntries.count, 2, "one entry per object")
+            batch.delete(zedEntries[0], in: Keyspace(2))
         }
         XCTAssertEqual(kinds(report), [.missingIndexEntry])
         XCTAssertEqual(report.problems.count, 1)
+        XCTAssertTrue((report.problems.first?.message ?? "").contains("Person.name = string(\"Zed\")"), "\(report)")
     }
 
-    func testIndexRecordListingAnObjectWithAnotherValueIsReported() throws {
+    func testIndexEntryForAnObjectWithAnotherValueIsReported() throws {
         let report = try check { snapshot, batch in
-            let keys = try personKeys(named: "Amy", snapshot) + personKeys(named: "Zed", snapshot).prefix(1)
-            let amyEntry = try XCTUnwrap(indexKeys(snapshot).first { $0.bytes.firstRange(of: Array("Amy".utf8)) != nil })
-            batch.put(indexValue(keys), forKey: amyEntry, in: Keyspace(2))
+            let amyEntry = try XCTUnwrap(nameEntries("Amy", snapshot).first)
+            let zed = try XCTUnwrap(personKeys(named: "Zed", snapshot).first)
+            let amyPrefix = amyEntry.bytes.dropLast(12)   // the entry without Amy's ObjectId key
+            batch.put([], forKey: StorageKey(amyPrefix + zed.bytes), in: Keyspace(2))
         }
         XCTAssertEqual(kinds(report), [.extraIndexEntry])
         XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("which holds another value"), (report.problems.first?.message ?? "no problem"))
     }
 
-    func testIndexedValueWithoutIndexRecordIsReported() throws {
+    func testIndexedValueWithoutIndexEntryIsReported() throws {
         let report = try check { snapshot, batch in
-            let amyEntry = try XCTUnwrap(indexKeys(snapshot).first { $0.bytes.firstRange(of: Array("Amy".utf8)) != nil })
-            batch.delete(amyEntry, in: Keyspace(2))
+            batch.delete(try XCTUnwrap(nameEntries("Amy", snapshot).first), in: Keyspace(2))
         }
         XCTAssertEqual(kinds(report), [.missingIndexEntry])
         XCTAssertTrue((report.problems.first?.message ?? "no problem").contains("Person.name"), (report.problems.first?.message ?? "no problem"))
     }
 
-    func testUndecodableIndexRecordIsReported() throws {
+    func testIndexEntryWithAValueIsReported() throws {
         let report = try check { snapshot, batch in
-            let amyEntry = try XCTUnwrap(indexKeys(snapshot).first { $0.bytes.firstRange(of: Array("Amy".utf8)) != nil })
-            batch.put([5], forKey: amyEntry, in: Keyspace(2))
+            batch.put([5], forKey: try XCTUnwrap(nameEntries("Amy", snapshot).first), in: Keyspace(2))
         }
         XCTAssertTrue(kinds(report).contains(.undecodableIndexEntry), "\(report)")
+    }
+
+    func testIndexEntryKeyWithAMalformedValueIsReported() throws {
+        let report = try check { snapshot, batch in
+            let amyEntry = try XCTUnwrap(nameEntries("Amy", snapshot).first)
+            // The class and property ids, the string tag and "Am" with no terminator.
+            batch.put([], forKey: StorageKey(Array(amyEntry.bytes.prefix(11))), in: Keyspace(2))
+        }
+        XCTAssertEqual(kinds(report), [.undecodableIndexEntry])
+    }
+
+    func testIndexEntryOfAPropertyThatIsNotIndexedIsReported() throws {
+        let report = try check { snapshot, batch in
+            let amyEntry = try XCTUnwrap(nameEntries("Amy", snapshot).first)
+            var bytes = amyEntry.bytes
+            bytes[7] = try propertyID("Person", "height", snapshot)
+            batch.put([], forKey: StorageKey(bytes), in: Keyspace(2))
+        }
+        XCTAssertEqual(kinds(report), [.undecodableIndexEntry])
+        XCTAssertTrue((report.problems.first?.message ?? "").contains("Person.height"), "\(report)")
     }
 
     // MARK: A directory on disk

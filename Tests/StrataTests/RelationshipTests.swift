@@ -237,10 +237,10 @@ final class IndexTests: DatabaseTestCase {
             }
         }
         XCTAssertEqual(db.objects(Person.self).where { $0.name == "p3" }.count, 10)
-        // The index record exists and lists exactly those objects.
+        // The index has an entry for exactly those objects.
         let schema = db.schemas.schema(for: Person.self)!
         let name = schema["name"]!
-        XCTAssertEqual(db.indexLookup(schema: schema, property: name, value: .string("p3")).count, 10)
+        XCTAssertEqual(db.indexedObjects(schema: schema, in: IndexBounds.equal([.string("p3")], schema: schema, property: name))?.count, 10)
         // Changes inside a write are visible to indexed queries in that write.
         try db.write {
             // Copy the matches first: live results re-evaluate as the loop changes them.
@@ -251,7 +251,7 @@ final class IndexTests: DatabaseTestCase {
         }
         try db.write { try db.delete(db.objects(Person.self).where { $0.name == "moved" }) }
         XCTAssertEqual(db.objects(Person.self).where { $0.name == "moved" }.count, 0)
-        XCTAssertEqual(db.indexLookup(schema: schema, property: name, value: .string("moved")), [])
+        XCTAssertEqual(db.indexedObjects(schema: schema, in: IndexBounds.equal([.string("moved")], schema: schema, property: name)), [])
         let reopened = try open()
         // p3 had heights 3, 8, …, 48; the four tallest (33…48) moved and were deleted.
         XCTAssertEqual(reopened.objects(Person.self).where { $0.name == "p3" && $0.height > 20 }.count, 2)

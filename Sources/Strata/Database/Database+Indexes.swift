@@ -1,114 +1,86 @@
 import StrataStorage
 
-// Persistent secondary indexes for `@Persisted(indexed: true)` properties: for each indexed
-// property and value, an index record (its bytes: ObjectFormat.swift) listing the keys of the
-// objects holding that value. Updated in the same commit as the objects; equality queries read
-// it instead of scanning.
+// Persistent secondary indexes for `@Persisted(indexed: true)` properties: one entry per
+// (value, object), whose key orders entries by value then object key (IndexKeyEncoding.swift)
+// and whose value is empty. A write notes which entries its changes add and remove; its commit
+// puts and deletes exactly those, in the same commit as the objects. Reads: Database+IndexWalk.
 //
 // (Primary keys need no index: an object's storage key is its primary key.)
 
 extension Database {
-    static func indexKey(classID: UInt32, propertyID: UInt32, value: FieldValue) -> StorageKey {
-        let bytes = [UInt8](encoding: IndexKey(classID: classID, propertyID: propertyID, value: value))
-        return StorageKey(bytes.prefix(ObjectFormat.maxStorageKeyLength))
-    }
-
-    /// The key of a secondary-index entry: class id u32 big-endian │ property id u32
-    /// big-endian │ value (as in a record).
-    private struct IndexKey: ByteEncodable {
-        let classID: UInt32
-        let propertyID: UInt32
-        let value: FieldValue
-
-        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
-            writer.bigEndian(classID)
-            writer.bigEndian(propertyID)
-            writer.value(value)
-        }
-    }
-
-    /// The keys of the objects an index entry lists in `snapshot`. A damaged entry reads as
-    /// empty and is noted (`noteReadFailure`): a write that reads it fails.
-    func storedIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) -> Set<StorageKey> {
-        do {
-            return try Self.decodeIndexEntries(indexKey, in: snapshot)
-        } catch {
-            noteReadFailure(error, reading: "a secondary-index record")
-            return []
-        }
-    }
-
-    /// The keys of the objects an index entry lists in `snapshot`.
-    /// - Throws: `.corruption` when the record is damaged.
-    static func decodeIndexEntries(_ indexKey: StorageKey, in snapshot: Snapshot) throws -> Set<StorageKey> {
-        let decoded = try snapshot.withValue(for: indexKey, in: ObjectFormat.indexKeyspace) { bytes -> Set<StorageKey> in
-            var reader = ByteReader(bytes: bytes)
-            var keys = Set<StorageKey>()
-            for _ in 0..<(try reader.count()) { keys.insert(StorageKey(try reader.take(try reader.count()))) }
-            guard reader.isAtEnd else { throw StrataError(.corruption, "a secondary-index record has trailing bytes") }
-            return keys
-        }
-        return decoded ?? []
-    }
-
-    static func encodeIndexEntries(_ keys: Set<StorageKey>) -> [UInt8] {
-        [UInt8](encoding: IndexEntryList(keys: keys.sorted()))
-    }
-
-    /// The value of a secondary-index entry: count varint │ (key length varint │ key)*.
-    private struct IndexEntryList: ByteEncodable {
-        let keys: [StorageKey]
-
-        func write<Sink: ByteSink>(to writer: inout ByteWriter<Sink>) {
-            writer.varint(UInt64(keys.count))
-            for key in keys { key.withUnsafeBytes { writer.lengthPrefixed($0) } }
-        }
-    }
-
-    /// Records index changes for one object going from `before` to `after` fields.
+    /// Notes the index entries one object's change adds and removes, going from `before` to
+    /// `after` fields (nil: the object does not exist on that side).
     func recordIndexChanges(_ key: ObjectKey, schema: ObjectSchema, before: [FieldValue]?, after: [FieldValue]?) {
         guard let transaction else { return }
         for property in schema.indexedProperties {
             let old = before?[property.index]
             let new = after?[property.index]
             guard old != new else { continue }
-            if let old {
-                let indexKey = Self.indexKey(classID: schema.classID, propertyID: property.propertyID, value: old)
-                transaction.indexChanges[indexKey, default: [:]][key.key] = false
-            }
-            if let new {
-                let indexKey = Self.indexKey(classID: schema.classID, propertyID: property.propertyID, value: new)
-                transaction.indexChanges[indexKey, default: [:]][key.key] = true
-            }
+            if let old { transaction.noteIndexEntry(Self.indexEntryKey(schema, property, old, key.key), object: key.key, present: false) }
+            if let new { transaction.noteIndexEntry(Self.indexEntryKey(schema, property, new, key.key), object: key.key, present: true) }
         }
     }
 
-    /// The keys of the objects whose indexed `property` equals `value`, in this view.
-    func indexLookup(schema: ObjectSchema, property: PropertySchema, value: FieldValue) -> [ObjectKey] {
-        _ = readVersion()
-        let indexKey = Self.indexKey(classID: schema.classID, propertyID: property.propertyID, value: value)
-        var keys = storedIndexEntries(indexKey, in: transaction?.base ?? snapshot)
-        if let changes = transaction?.indexChanges[indexKey] {
-            for (key, present) in changes {
-                if present { keys.insert(key) } else { keys.remove(key) }
-            }
-        }
-        return keys.sorted().map { ObjectKey(classID: schema.classID, key: $0) }
+    /// The key of the entry saying that object `object` holds `value` in `property`.
+    static func indexEntryKey(_ schema: ObjectSchema, _ property: PropertySchema, _ value: FieldValue, _ object: StorageKey) -> StorageKey {
+        let prefix = IndexKeyEncoding.valuePrefix(classID: schema.classID, propertyID: property.propertyID, value: value)
+        return IndexKeyEncoding.entryKey(valuePrefix: prefix, object: object)
     }
 
-    /// The index records the open write changes, for its commit batch.
+    /// The index entries the open write changes, for its commit batch: a put of an empty value
+    /// or a delete per entry, and for a shared entry (see IndexKeyEncoding) its new object list.
     func indexRecords(into batch: inout WriteBatch) {
         guard let transaction else { return }
-        for (indexKey, changes) in transaction.indexChanges {
-            var keys = storedIndexEntries(indexKey, in: transaction.base)
-            for (key, present) in changes {
-                if present { keys.insert(key) } else { keys.remove(key) }
+        let base = transaction.base
+        for (entry, present) in transaction.indexChanges {
+            if present {
+                batch.put([], forKey: entry, in: ObjectFormat.indexKeyspace)
+            } else if base.contains(entry, in: ObjectFormat.indexKeyspace) {
+                batch.delete(entry, in: ObjectFormat.indexKeyspace)
             }
-            if keys.isEmpty {
-                batch.delete(indexKey, in: ObjectFormat.indexKeyspace)
-            } else {
-                batch.put(Self.encodeIndexEntries(keys), forKey: indexKey, in: ObjectFormat.indexKeyspace)
+        }
+        for (entry, changes) in transaction.sharedIndexChanges {
+            var objects = Set(sharedEntryObjects(entry, in: base))
+            for (object, present) in changes {
+                if present { objects.insert(object) } else { objects.remove(object) }
             }
+            Self.putSharedEntry(entry, objects: objects, into: &batch)
+        }
+    }
+
+    /// A shared entry listing `objects`: deleted when there is none, else its value.
+    static func putSharedEntry(_ entry: StorageKey, objects: Set<StorageKey>, into batch: inout WriteBatch) {
+        if objects.isEmpty {
+            batch.delete(entry, in: ObjectFormat.indexKeyspace)
+        } else {
+            batch.put(sharedEntryValue(entry, objects: objects), forKey: entry, in: ObjectFormat.indexKeyspace)
+        }
+    }
+
+    /// The value of a shared entry listing `objects` (at least one): empty when the one object
+    /// is the key's tail, else the list.
+    static func sharedEntryValue(_ entry: StorageKey, objects: Set<StorageKey>) -> [UInt8] {
+        let tail = StorageKey(entry.bytes[sharedEntryTailStart(entry)...])
+        return objects == [tail] ? [] : IndexKeyEncoding.ObjectList.encode(objects.sorted())
+    }
+
+    /// Where the object-key part of an entry key starts (the key was built by this process, so
+    /// its value is well formed).
+    private static func sharedEntryTailStart(_ entry: StorageKey) -> Int {
+        entry.withUnsafeBytes { bytes in
+            let value = UnsafeRawBufferPointer(rebasing: bytes[IndexKeyEncoding.propertyPrefixLength...])
+            return IndexKeyEncoding.propertyPrefixLength + (IndexKeyEncoding.valueLength(value) ?? value.count)
+        }
+    }
+}
+
+extension WriteTransaction {
+    /// Notes that the entry `entry` (for object `object`) is added (`present`) or removed.
+    func noteIndexEntry(_ entry: StorageKey, object: StorageKey, present: Bool) {
+        if IndexKeyEncoding.mayBeShared(entry) {
+            sharedIndexChanges[entry, default: [:]][object] = present
+        } else {
+            indexChanges[entry] = present
         }
     }
 }

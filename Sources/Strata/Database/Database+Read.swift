@@ -151,6 +151,21 @@ extension Database {
         }
     }
 
+    /// Calls `body` with each of `keys` (objects of `schema`) that exists in this view, in the
+    /// order given, as `forEachEntry(of:_:)` does for every object of the class.
+    /// - Complexity: O(log n) per key for a class of n objects (a B+tree lookup).
+    func forEachEntry(of schema: ObjectSchema, at keys: [ObjectKey], _ body: (ObjectKey, FieldSource) -> Void) {
+        _ = readVersion()
+        let entries = (transaction?.base ?? snapshot).entries(in: Keyspace(schema.classID))
+        for key in keys {
+            if let transaction, let change = transaction.change(for: key) {
+                if let fields = transaction.fields(of: change, schema: schema) { body(key, .fields(fields)) }
+            } else if let entry = entries.entry(for: key.key) {
+                body(key, .record(entry))
+            }
+        }
+    }
+
     /// Calls `body` with every object of a class in this view and its fields, reading each
     /// record once (the open write's changes applied).
     func forEachObject(of schema: ObjectSchema, _ body: (ObjectKey, [FieldValue]) -> Void) {

@@ -1,7 +1,7 @@
 import StrataStorage
 
 // What a read does when the stored bytes it reads are damaged (a record that does not decode,
-// a checksum that does not match, a backlink or index record that does not parse):
+// a checksum that does not match, a backlink record or index entry that does not parse):
 //
 // - it does not trap: the property reads as its default value (a lookup finds the object with
 //   default values; a collection reads empty), and the damage is recorded in `readFailure`;

@@ -70,7 +70,7 @@ extension Database {
             transaction.moveChanges(to: &batch, schemas: schemas)
             backlinkRecords(into: &batch)
             indexRecords(into: &batch)
-            // Reading the stored backlink and index records may have found damage.
+            // Reading the stored backlink records and index entries may have found damage.
             if let deferred = transaction.deferredError { throw deferred }
             defer {
                 // Kept for the next write, unless this one was so large its buffers should go.
@@ -130,7 +130,7 @@ extension Database {
         if let state = object._strataState { return try managedKey(of: object, state: state) }
         let schema = try schemaToAdd(object)
         let (key, primaryKeyField) = try keyToAdd(object, schema: schema)
-        if !schema.hasLinksOrIndexes, try addRecordDirectly(object, schema: schema, key: key, in: transaction) {
+        if !schema.mayHoldLinks, try addRecordDirectly(object, schema: schema, key: key, in: transaction) {
             return key
         }
         return try addFields(of: object, schema: schema, key: key, primaryKeyField: primaryKeyField, update: update, in: transaction)
@@ -173,10 +173,11 @@ extension Database {
         return (ObjectKey(classID: schema.classID, key: encoded), field)
     }
 
-    /// Adds a new object of a class with no links and no index by writing its record straight
-    /// from its properties: no linked object is to be added, and no backlink or index entry is
-    /// derived from its fields. False, with nothing changed, when the write or the store
-    /// already holds the key (then the fields path compares and replaces).
+    /// Adds a new object of a class with no links by writing its record straight from its
+    /// properties: no linked object is to be added and no backlink derived; the index entries
+    /// of a new object are its indexed properties' values alone. False, with nothing changed,
+    /// when the write or the store already holds the key (then the fields path compares and
+    /// replaces).
     private func addRecordDirectly(
         _ object: ObjectBase, schema: ObjectSchema, key: ObjectKey, in transaction: WriteTransaction
     ) throws -> Bool {
@@ -185,11 +186,16 @@ extension Database {
             transaction.abandon(reservation, for: key)
             return false
         }
+        let indexed: [FieldValue]
         do {
+            indexed = try schema.indexedProperties.map { try schema.accessors[$0.index].storedValue(of: object, context: self) }
             try transaction.storeRecord(writingPropertiesOf: object, schema: schema, context: self, at: reservation, for: key)
         } catch {
             transaction.abandon(reservation, for: key)
             throw error
+        }
+        for (property, value) in zip(schema.indexedProperties, indexed) {
+            transaction.noteIndexEntry(Self.indexEntryKey(schema, property, value, key.key), object: key.key, present: true)
         }
         bumpVersion()
         let state = ObjectState(database: self, schema: schema, key: key)

@@ -45,22 +45,31 @@ final class SharedStore: @unchecked Sendable {
         return "\(ObjectIdentifier(fileSystem as AnyObject)):\(path)"
     }
 
-    /// Assigns the schemas their ids, committing the catalog when it gained entries.
+    /// Assigns the schemas their ids and, in a writable store, brings the secondary indexes in
+    /// line with the declared ones (`IndexReconciler`), committing both in one commit when the
+    /// catalog changed.
     func bind(_ schemas: SchemaSet, schemaVersion: UInt64) throws {
         writer.acquire()
         defer { writer.release() }
+        let readOnly = store.options.readOnly
         try catalog.withLock { catalog in
             var updated = catalog
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
-            guard updated != catalog else { return }
             // A read-only store keeps the ids of classes it does not hold in memory only: it has
             // no objects of them to read.
-            if !store.options.readOnly {
+            if !readOnly {
                 var batch = WriteBatch()
-                batch.put(updated.encoded(), forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
-                try store.commit(batch)
+                let store = store
+                try IndexReconciler.reconcile(&updated, schemas: schemas.all, snapshot: store.snapshot(), into: &batch) {
+                    try store.commit($0)
+                }
+                if updated != catalog {
+                    batch.put(updated.encoded(), forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
+                    try store.commit(batch)
+                }
             }
             catalog = updated
+            IndexReconciler.markUsable(schemas.all, catalog: updated, readOnly: readOnly)
         }
         schemas.index()
     }

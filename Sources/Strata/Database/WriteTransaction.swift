@@ -9,8 +9,8 @@ final class WriteTransaction {
         /// The object's fields, in property order.
         case put([FieldValue])
         /// The object's record, encoded when it was added (in `records`, at this range): an
-        /// object whose fields nothing in the write needs (no links, no indexed property) is
-        /// stored without keeping them.
+        /// object whose fields nothing in the write needs (no links; its index entries are
+        /// noted when it is added) is stored without keeping them.
         case record(Range<Int>)
         case delete
     }
@@ -36,6 +36,7 @@ final class WriteTransaction {
     struct Tables {
         fileprivate var changes: [(key: ObjectKey, change: Change)] = []
         fileprivate var positions = ChangePositions()
+        fileprivate var indexChanges: [StorageKey: Bool] = [:]
         fileprivate let records: ByteBuffer
 
         /// Empty tables.
@@ -66,8 +67,11 @@ final class WriteTransaction {
     var deferredError: StrataError?
     /// Per linked-to object: links into it this write added (true) or removed (false).
     var backlinkChanges: [ObjectKey: [Backlink: Bool]] = [:]
-    /// Per secondary-index entry: object keys this write added (true) or removed (false).
-    var indexChanges: [StorageKey: [StorageKey: Bool]] = [:]
+    /// Secondary-index entries this write adds (true) or removes (false), by entry key, except
+    /// shared ones (`IndexKeyEncoding.mayBeShared`).
+    var indexChanges: [StorageKey: Bool] = [:]
+    /// Per shared secondary-index entry: the object keys this write added (true) or removed.
+    var sharedIndexChanges: [StorageKey: [StorageKey: Bool]] = [:]
 
     /// Transaction number `serial` over `base`, filling `tables` (empty; the previous write's,
     /// so that a loop of similar writes does not regrow them).
@@ -77,6 +81,7 @@ final class WriteTransaction {
         records = tables.records
         swap(&changes, &tables.changes)
         swap(&positions, &tables.positions)
+        swap(&indexChanges, &tables.indexChanges)
     }
 
     /// Empties the write's tables (freeing what its changes hold) and hands them over for the
@@ -87,9 +92,11 @@ final class WriteTransaction {
         changes.removeAll(keepingCapacity: true)
         positions.removeAll()
         records.removeAll()
+        indexChanges.removeAll(keepingCapacity: true)
         var tables = Tables(records: records)
         swap(&tables.changes, &changes)
         swap(&tables.positions, &positions)
+        swap(&tables.indexChanges, &indexChanges)
         return tables
     }
 

@@ -4,7 +4,7 @@ import StrataStorage
 extension Database {
     /// Checks the object-level structure of the latest commit (the open write's base, inside a
     /// write): every object record decodes; every link reaches an existing object; the backlink
-    /// and secondary-index records match the objects exactly; embedded values name embedded
+    /// and secondary-index entries match the objects exactly; embedded values name embedded
     /// classes; class and property ids are the catalog's. It reads the stored bytes and the
     /// stored catalog only, not this database's model classes.
     ///

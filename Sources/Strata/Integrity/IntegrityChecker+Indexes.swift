@@ -1,83 +1,93 @@
 import StrataStorage
 
-// Passes 2 and 5 of the integrity check: the secondary-index records (keyspace 2, format in
-// Database+Indexes.swift). Their keys say which (class, property) pairs are indexed — the
-// catalog has no flag for it, so an indexed property none of whose values has a record is not
-// seen. Each record must list exactly the objects whose field holds its value.
+// Passes 2 and 5 of the integrity check: the secondary-index entries (keyspace 2, format in
+// IndexKeyEncoding.swift). The catalog records which properties are indexed (and in which
+// format); each indexed property must have exactly one entry per object, under the object's
+// value, and nothing else.
 
 extension IntegrityChecker {
-    /// Pass 2: reads every index record; notes the indexed pairs and what each record lists.
+    /// One (entry, object) pair of an index: the entry key and the full key of an object it
+    /// stands for (the key's tail, or one of a shared entry's list).
+    struct IndexPair: Hashable {
+        var entry: StorageKey
+        var object: StorageKey
+    }
+
+    /// Pass 2: reads every index entry; notes what each stands for. In a database whose index
+    /// format is not the current one (a writable open rebuilds it), the entries are not read.
     mutating func loadIndexRecords() {
+        guard indexFormatIsCurrent else {
+            if snapshot.count(in: ObjectFormat.indexKeyspace) > 0 {
+                report.notes.append("the secondary indexes are of an older format (the catalog records no \"indexFormat\" \(ObjectFormat.indexFormat)): not checked; a writable open rebuilds them")
+            }
+            return
+        }
         for item in snapshot.entries(in: ObjectFormat.indexKeyspace) {
-            let bytes = item.key.bytes
-            guard bytes.count > 8 else {
-                report.add(.undecodableIndexEntry, "index record key \(item.key) is shorter than a class id, a property id and a value")
-                continue
-            }
-            let (classID, propertyID) = Self.indexedPair(item.key)
-            guard let entry = classes[classID], !entry.isEmbedded,
-                  entry.properties.contains(where: { $0.id == propertyID })
-            else {
-                report.add(.undecodableIndexEntry, "index record \(item.key) names \(describe(property: propertyID, of: classID)), which is not a property of a top-level class of the catalog")
-                continue
-            }
             do {
-                storedIndex[item.key] = try snapshot.withValue(of: item) { try Self.decodeIndexKeys($0) }
-                indexedProperties.insert(IndexedProperty(classID: classID, propertyID: propertyID))
+                for object in try indexedObjects(of: item) { storedIndex.insert(IndexPair(entry: item.key, object: object)) }
             } catch {
-                report.add(.undecodableIndexEntry, "the index record of \(describe(property: propertyID, of: classID)) = \(Self.indexedValue(item.key)): \(error)")
+                report.add(.undecodableIndexEntry, "index entry \(item.key): \(error)")
             }
         }
     }
 
-    /// Pass 5: compares what the index records list with what the objects hold.
+    /// The objects an entry stands for.
+    /// - Throws: ``StrataError`` `.corruption` naming what is malformed.
+    private func indexedObjects(of item: Snapshot.Entry) throws -> [StorageKey] {
+        guard let start = Database.objectKeyStart(ofEntry: item.key) else { throw Database.malformedEntry(item.key) }
+        let (classID, propertyID) = Self.indexedPair(item.key)
+        guard indexedProperties.contains(IndexedProperty(classID: classID, propertyID: propertyID)) else {
+            throw StrataError(.corruption, "it names \(describe(property: propertyID, of: classID)), which the catalog does not record as an indexed property of a top-level class")
+        }
+        return try snapshot.withValue(of: item) { value in
+            try item.key.withUnsafeBytes { key -> [StorageKey] in
+                let tail = UnsafeRawBufferPointer(rebasing: key[start...])
+                if value.isEmpty { return [StorageKey(tail)] }
+                guard IndexKeyEncoding.mayBeShared(item.key) else {
+                    throw StrataError(.corruption, "an entry whose key is shorter than the longest key has a value (\(value.count) bytes)")
+                }
+                return try IndexKeyEncoding.ObjectList.decode(value, tail: tail)
+            }
+        }
+    }
+
+    /// Pass 5: compares the entries with the indexed values the objects hold.
     mutating func compareIndex() {
-        for (indexKey, stored) in storedIndex.sorted(by: { $0.key < $1.key }) {
-            report.indexEntriesChecked += stored.count
-            let expected = expectedIndex.removeValue(forKey: indexKey) ?? []
-            let (classID, propertyID) = Self.indexedPair(indexKey)
-            let name = "\(describe(property: propertyID, of: classID)) = \(Self.indexedValue(indexKey))"
-            for key in stored.subtracting(expected) {
-                let object = ObjectKey(classID: classID, key: key)
-                if objectsWithoutIndexedField.contains(ObjectProperty(object: object, propertyID: propertyID)) { continue }
-                let why = snapshot.contains(key, in: Keyspace(classID)) ? "which holds another value" : "which does not exist"
-                report.add(.extraIndexEntry, "the index of \(name) lists \(describe(object)), \(why)")
-            }
-            for key in expected.subtracting(stored) {
-                report.add(.missingIndexEntry, "\(describe(ObjectKey(classID: classID, key: key))) holds \(name), but the index does not list it")
-            }
+        report.indexEntriesChecked += storedIndex.count
+        for pair in storedIndex.subtracting(expectedIndex).sorted(by: { ($0.entry, $0.object) < ($1.entry, $1.object) }) {
+            let (classID, propertyID) = Self.indexedPair(pair.entry)
+            let object = ObjectKey(classID: classID, key: pair.object)
+            if objectsWithoutIndexedField.contains(ObjectProperty(object: object, propertyID: propertyID)) { continue }
+            let why = snapshot.contains(pair.object, in: Keyspace(classID)) ? "which holds another value" : "which does not exist"
+            report.add(.extraIndexEntry, "the index of \(describeEntry(pair.entry)) lists \(describe(object)), \(why)")
         }
-        for (indexKey, keys) in expectedIndex.sorted(by: { $0.key < $1.key }) {
-            let (classID, propertyID) = Self.indexedPair(indexKey)
-            for key in keys {
-                report.add(.missingIndexEntry, "\(describe(ObjectKey(classID: classID, key: key))) holds \(describe(property: propertyID, of: classID)) = \(Self.indexedValue(indexKey)), but there is no index record for that value")
-            }
+        for pair in expectedIndex.subtracting(storedIndex).sorted(by: { ($0.entry, $0.object) < ($1.entry, $1.object) }) {
+            let (classID, _) = Self.indexedPair(pair.entry)
+            report.add(.missingIndexEntry, "\(describe(ObjectKey(classID: classID, key: pair.object))) holds \(describeEntry(pair.entry)), but the index does not list it")
         }
     }
 
-    /// The object keys an index record lists.
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
-    static func decodeIndexKeys(_ bytes: UnsafeRawBufferPointer) throws -> Set<StorageKey> {
-        var reader = ByteReader(bytes: bytes)
-        var keys = Set<StorageKey>()
-        for _ in 0..<(try reader.count()) { keys.insert(StorageKey(try reader.take(try reader.count()))) }
-        guard reader.isAtEnd else { throw StrataError(.corruption, "index record has trailing bytes") }
-        return keys
+    /// Notes the entry an object holding `value` in an indexed property implies.
+    mutating func expectIndexEntry(of object: ObjectKey, propertyID: UInt32, value: FieldValue) {
+        let prefix = IndexKeyEncoding.valuePrefix(classID: object.classID, propertyID: propertyID, value: value)
+        expectedIndex.insert(IndexPair(entry: IndexKeyEncoding.entryKey(valuePrefix: prefix, object: object.key), object: object.key))
     }
 
-    /// The class and property ids at the front of an index key (checked to be there).
+    /// The class and property ids at the front of an entry key (zeros when it is too short).
     private static func indexedPair(_ key: StorageKey) -> (UInt32, UInt32) {
         let bytes = key.bytes
+        guard bytes.count >= IndexKeyEncoding.propertyPrefixLength else { return (0, 0) }
         return (bigEndianUInt32(bytes[...]), bigEndianUInt32(bytes.dropFirst(4)))
     }
 
-    /// The value an index key ends with, for messages.
-    private static func indexedValue(_ key: StorageKey) -> String {
-        let bytes = Array(key.bytes.dropFirst(8))
-        let value = bytes.withUnsafeBytes { raw -> FieldValue? in
-            var reader = ByteReader(bytes: raw)
-            return try? reader.value(depth: 0)
+    /// `Class.property = value` for an entry key, for messages.
+    private func describeEntry(_ key: StorageKey) -> String {
+        let (classID, propertyID) = Self.indexedPair(key)
+        let decoded = key.withUnsafeBytes { bytes -> (value: FieldValue, isCut: Bool)? in
+            guard bytes.count > IndexKeyEncoding.propertyPrefixLength else { return nil }
+            return IndexKeyEncoding.decodeValue(UnsafeRawBufferPointer(rebasing: bytes[IndexKeyEncoding.propertyPrefixLength...]))
         }
-        return value.map { "\($0)" } ?? "(\(bytes.count) bytes that do not decode)"
+        let value = decoded.map { "\($0.value)" + ($0.isCut ? "… (cut)" : "") } ?? "(a value that does not decode)"
+        return "\(describe(property: propertyID, of: classID)) = \(value)"
     }
 }

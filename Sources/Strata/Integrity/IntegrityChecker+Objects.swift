@@ -30,8 +30,7 @@ extension IntegrityChecker {
             checkPrimaryKey(of: object, fields: fields, entry: entry)
             for propertyID in indexed {
                 if let field = fields.first(where: { $0.id == propertyID }) {
-                    let key = Database.indexKey(classID: entry.id, propertyID: propertyID, value: field.value)
-                    expectedIndex[key, default: []].insert(object.key)
+                    expectIndexEntry(of: object, propertyID: propertyID, value: field.value)
                 } else {
                     objectsWithoutIndexedField.insert(ObjectProperty(object: object, propertyID: propertyID))
                 }

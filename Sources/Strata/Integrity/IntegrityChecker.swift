@@ -2,18 +2,18 @@ import Foundation
 import StrataStorage
 
 // The object-level integrity check: reads one snapshot's stored bytes (the catalog, every
-// object record, the backlink and secondary-index records) and compares them with one another.
+// object record, the backlink records and secondary-index entries) and compares them with one another.
 // It uses no model class: records are self-describing (RecordCodec.swift), and the catalog
 // names the classes and their property ids.
 //
 // Passes, in order:
 //   1. the catalog (keyspace 0) and which keyspaces hold records (IntegrityChecker.swift);
-//   2. the secondary-index records (keyspace 2), which also say which properties are indexed,
-//      since the catalog does not record it (IntegrityChecker+Indexes.swift);
+//   2. the secondary-index entries (keyspace 2) of the properties the catalog records as
+//      indexed (IntegrityChecker+Indexes.swift);
 //   3. every object record: decoding, property ids, primary key, links, embedded values; it
 //      gathers the backlinks and index entries the objects imply (IntegrityChecker+Objects.swift);
 //   4. the backlink records (keyspace 1) against the links (IntegrityChecker+Backlinks.swift);
-//   5. the index records against the indexed values (IntegrityChecker+Indexes.swift).
+//   5. the index entries against the indexed values (IntegrityChecker+Indexes.swift).
 //
 // Nothing here traps on stored bytes: every decoding failure becomes a problem in the report.
 
@@ -24,12 +24,15 @@ struct IntegrityChecker {
     var classes: [UInt32: Catalog.ClassEntry] = [:]
     /// The links the object records hold: per target, the (source, top-level property) pairs.
     var expectedBacklinks: [ObjectKey: Set<Backlink>] = [:]
-    /// The indexed (class id, property id) pairs, from the index records' keys.
+    /// The indexed (class id, property id) pairs the catalog records (none when its index
+    /// format is not the current one).
     var indexedProperties: Set<IndexedProperty> = []
-    /// The index records' contents: per index key, the object keys it lists.
-    var storedIndex: [StorageKey: Set<StorageKey>] = [:]
-    /// The index entries the objects imply: per index key, the object keys holding that value.
-    var expectedIndex: [StorageKey: Set<StorageKey>] = [:]
+    /// Whether the catalog records the current index format (else the entries are not checked).
+    var indexFormatIsCurrent = false
+    /// The index entries' contents: each entry with each object it stands for.
+    var storedIndex: Set<IndexPair> = []
+    /// The index entries the objects imply: each with the object holding its value.
+    var expectedIndex: Set<IndexPair> = []
     /// The objects whose record has no field for an indexed property (written before the
     /// property existed): they are listed under its default value only once changed, so the
     /// index may or may not list them.
@@ -98,7 +101,14 @@ struct IntegrityChecker {
             classes[entry.id] = entry
         }
         report.classesChecked = classes.count
-        report.notes.append("the catalog records no \"indexed\" flag: indexed properties are those with records in keyspace 2")
+        indexFormatIsCurrent = catalog.indexFormat == ObjectFormat.indexFormat
+        if indexFormatIsCurrent {
+            for entry in catalog.classes where !entry.isEmbedded {
+                for property in entry.properties where property.isIndexed {
+                    indexedProperties.insert(IndexedProperty(classID: entry.id, propertyID: property.id))
+                }
+            }
+        }
         return true
     }
 

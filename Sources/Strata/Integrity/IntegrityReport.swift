@@ -5,7 +5,7 @@ import StrataStorage
 /// was checked.
 ///
 /// The check reads the stored bytes alone (object records, the catalog, the backlink and
-/// secondary-index records); it needs no model classes.
+/// secondary-index entries); it needs no model classes.
 ///
 /// An immutable value; `Sendable`.
 public struct IntegrityReport: Sendable, CustomStringConvertible {
@@ -78,7 +78,7 @@ public struct IntegrityProblem: Sendable, Hashable, CustomStringConvertible {
         case missingBacklink
         /// A backlink entry has no matching link in its source object.
         case extraBacklink
-        /// A secondary-index record does not decode or has a malformed key.
+        /// A secondary-index entry has a malformed key or value, or names no indexed property.
         case undecodableIndexEntry
         /// An object holding an indexed value is not listed under that value.
         case missingIndexEntry

@@ -143,7 +143,8 @@ extension Persisted where Value: _PrimaryKey {
 }
 
 extension Persisted where Value: _Indexable {
-    /// A property with (or, with `false`, without) a secondary index, which equality queries use.
+    /// A property with (or, with `false`, without) a secondary index, which equality, `IN` and
+    /// range queries (`<`, `<=`, `>`, `>=`, `BETWEEN`, bounds joined by `&&`) use.
     public init(indexed: Bool) {
         self.init(value: Value._strataDefault(), options: PersistedOptions(indexed: indexed))
     }

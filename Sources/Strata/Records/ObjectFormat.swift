@@ -9,8 +9,8 @@ import StrataStorage
 // ├──────────┼────────────────────────────────────┼──────────────────────────────────────────┤
 // │ 0        │ "catalog"                          │ the catalog, JSON (Schema/Catalog.swift) │
 // │ 1        │ target class id u32 BE │ target key│ backlink record                          │
-// │ 2        │ class id u32 BE │ property id u32 │ index record                             │
-// │          │ BE │ value (as in a record)        │                                          │
+// │ 2        │ class id u32 BE │ property id u32 │ empty; or, for a key of the longest      │
+// │          │ BE │ ordered value │ object key    │ length, its object list (below)          │
 // │ 3…15     │ (reserved)                         │                                          │
 // │ C ≥ 16   │ object key: encoded primary key,   │ object record                            │
 // │          │ or a generated ObjectId's 12 bytes │                                          │
@@ -21,7 +21,29 @@ import StrataStorage
 //   value           := tag u8 │ payload
 //   backlink record := count varint │ (source class id varint │ property id varint │
 //                      key length varint │ key)*                (sorted, each once)
-//   index record    := count varint │ (key length varint │ key)*  (sorted, each once)
+//
+// Secondary indexes (Records/IndexKeyEncoding.swift): one entry per (value, object), whose key
+// sorts by value as queries order values (FieldOrder), then by object key.
+//
+//   entry key       := class id u32 BE │ property id u32 BE │ ordered value │ object key
+//                      (cut to `maxStorageKeyLength`: then its value is an object list)
+//   ordered value   := 0x00                             null (sorts first)
+//                    │ 0x01 │ 0x02                      false │ true
+//                    │ 0x03 │ u64 BE (n ^ 1 << 63)       int
+//                    │ 0x06 │ UTF-8 │ 0x00 0x00          string; 0x00 in it is 0x00 0xFF
+//                    │ 0x06 │ first 1,024 bytes │ 0x00 0x01   a longer string, cut
+//                    │ 0x08 │ u64 BE ordered bits        date: negative doubles all bits
+//                    │                                   flipped, others sign bit set; -0 as
+//                    │                                   +0; every NaN 0xFFFF_FFFF_FFFF_FFFF
+//                    │ 0x0A │ 16 bytes                   uuid
+//                    │ 0x0B │ 12 bytes                   objectId
+//                    │ 0xFF                              a kind no index holds
+//   object list     := count varint │ (key length varint │ key)*  (sorted, each once, each
+//                      starting with the cut key's object-key part; empty: that part itself)
+//
+// The catalog's `indexFormat` (2) names this index format; a catalog without it holds format 1
+// (one record per value: value in record encoding → list of object keys), which a writable
+// open deletes and rebuilds.
 //
 //   tag  payload
 //   0    null
@@ -61,6 +83,11 @@ enum ObjectFormat {
     static let backlinkKeyspace = Keyspace(1)
     /// The secondary indexes of `@Persisted(indexed: true)` properties.
     static let indexKeyspace = Keyspace(2)
+    /// The format of the entries in `indexKeyspace`, recorded in the catalog (`indexFormat`):
+    /// 2, one entry per (value, object) with an ordered key. (Format 1, in catalogs without
+    /// the field, kept one record per value listing its objects; opening such a database
+    /// writable rebuilds its indexes.)
+    static let indexFormat: UInt32 = 2
     /// The first class id; 0…15 are the object layer's own keyspaces.
     static let firstClassID: UInt32 = 16
 

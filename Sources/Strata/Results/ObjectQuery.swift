@@ -113,10 +113,11 @@ final class ObjectQuery: @unchecked Sendable {
     /// For a query over the whole class whose predicate reads only the class's own properties
     /// against constants, outside a write: the class's columns (holding `also` too) and which
     /// rows match. Nil otherwise.
-    func columnMatches(also extra: Set<Int> = []) -> (columns: ClassColumns, matches: [Bool])? {
+    /// `checkingIndex: false`: the caller found that the keys or an index do not answer it.
+    func columnMatches(also extra: Set<Int> = [], checkingIndex: Bool = true) -> (columns: ClassColumns, matches: [Bool])? {
         guard case .all = source, database.transaction == nil else { return nil }
-        // An equality an index answers reads fewer objects than any pass over the class.
-        if let predicate, Self.equalityTerm(in: predicate, schema: schema) != nil { return nil }
+        // What the keys or an index answer reads fewer objects than a pass over the class.
+        if checkingIndex, let predicate, prefersIndex(predicate) { return nil }
         guard let needs = predicate.map(ColumnPredicate.needs(of:)) ?? ColumnNeeds() else { return nil }
         _ = database.readVersion()   // every table below is of this version
         var linked: [UInt32: ClassColumns] = [:]
@@ -153,7 +154,9 @@ final class ObjectQuery: @unchecked Sendable {
 
     /// The matches in order, at most `limit` of them, and how many there are in all.
     private func evaluate(limit: Int?) -> (rows: [ResultRow], count: Int) {
-        if !isWholeClass, let matches = evaluateOnColumns() { return ordered(matches, limit: limit) }
+        if case .empty = source { return ([], 0) }
+        let candidates = predicate.flatMap(indexedCandidates)
+        if candidates == nil, !isWholeClass, let matches = evaluateOnColumns() { return ordered(matches, limit: limit) }
         let evaluator = QueryEvaluator(database: database)
         let paths = ordering.paths
         var rows: [ResultRow] = []
@@ -168,11 +171,6 @@ final class ObjectQuery: @unchecked Sendable {
         if case .collection = source {
             // The collection's objects, in its order (a list's duplicates included).
             for key in source.keys(in: database) {
-                guard let fields = database.loadFields(key, schema: schema) else { continue }
-                consider(key, .fields(fields), fields)
-            }
-        } else if let predicate, let keys = indexedCandidates(predicate) {
-            for key in keys {
                 guard let fields = database.loadFields(key, schema: schema) else { continue }
                 consider(key, .fields(fields), fields)
             }
@@ -194,8 +192,16 @@ final class ObjectQuery: @unchecked Sendable {
                 predicate?.forEachProperty { wanted[$0] = true }
                 for path in paths { path.forEachProperty { wanted[$0] = true } }
             }
-            database.forEachEntry(of: schema) { key, source in
-                consider(key, source, database.fields(of: source, schema: schema, only: wanted))
+            if let candidates {
+                // Few objects, which the caller will most likely read: decode each once, whole.
+                database.forEachEntry(of: schema, at: candidates) { key, source in
+                    let all = database.fields(of: source, schema: schema)
+                    consider(key, .fields(all), all)
+                }
+            } else {
+                database.forEachEntry(of: schema) { key, source in
+                    consider(key, source, database.fields(of: source, schema: schema, only: wanted))
+                }
             }
         }
         return ordered(Matches(rows: .rows(rows), columns: columns), limit: limit)
@@ -218,12 +224,13 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     /// The evaluation read from the class's columns, when the predicate and the ordering's key
-    /// paths all read the class's own properties (see `columnMatches`).
+    /// paths all read the class's own properties (see `columnMatches`) and neither the keys nor
+    /// an index answer the predicate (the caller checked).
     private func evaluateOnColumns() -> Matches? {
         let indices = ordering.paths.map { ColumnPredicate.property(of: .path($0)) }
         guard !indices.contains(nil) else { return nil }
         let properties = indices.compactMap { $0 }
-        guard let (columns, matches) = columnMatches(also: Set(properties)) else { return nil }
+        guard let (columns, matches) = columnMatches(also: Set(properties), checkingIndex: false) else { return nil }
         let positions: [Int]? = matches.allSatisfy { $0 } ? nil : matches.indices.filter { matches[$0] }
         func matching(_ index: Int) -> [FieldValue] {
             let column = columns.column(index)
@@ -243,49 +250,39 @@ final class ObjectQuery: @unchecked Sendable {
         return wanted
     }
 
-    /// The keys that may match when the predicate requires equality with one value or one of a
-    /// list (`IN`) on the primary key or an indexed property; nil when every object of the
-    /// class must be looked at.
+    /// The keys that may match, from the primary key or an index (see `IndexPlan`), in key
+    /// order; nil when every object of the source must be looked at (a collection, no plan, or
+    /// a range that holds too many of the class's objects).
     private func indexedCandidates(_ predicate: QueryNode) -> [ObjectKey]? {
-        guard let (property, values) = Self.equalityTerm(in: predicate, schema: schema) else { return nil }
-        var keys: [ObjectKey] = []
-        for value in values {
-            if property.isPrimaryKey {
-                guard let key = PrimaryKeyEncoding.key(for: value, optional: property.type.isOptional) else { continue }
-                keys.append(ObjectKey(classID: schema.classID, key: key))
-            } else {
-                keys += database.indexLookup(schema: schema, property: property, value: value)
-            }
+        guard case .all = source else { return nil }
+        switch IndexPlan.make(for: predicate, schema: schema) {
+        case nil:
+            return nil
+        case .entries(let ranges)?:
+            return database.indexedObjects(schema: schema, in: ranges)
+        case .range(let range)?:
+            return database.indexedObjects(schema: schema, in: [range], atMost: selectiveLimit)
+        case .primaryKeys(let values)?:
+            let optional = schema.primaryKey?.type.isOptional ?? false
+            let keys = values.compactMap { PrimaryKeyEncoding.key(for: $0, optional: optional) }
+            if keys.count < 2 { return keys.map { ObjectKey(classID: schema.classID, key: $0) } }
+            return Set(keys).sorted().map { ObjectKey(classID: schema.classID, key: $0) }
         }
-        if values.count < 2 { return keys }
-        var seen = Set<ObjectKey>()
-        return keys.filter { seen.insert($0).inserted }.sorted { $0.key < $1.key }
     }
 
-    /// A `property == constant` or `property IN {…}` term on a primary-key or indexed property
-    /// that every match must satisfy (the predicate itself, or one side of a top-level `&&`),
-    /// with its values.
-    static func equalityTerm(in node: QueryNode, schema: ObjectSchema) -> (PropertySchema, [FieldValue])? {
-        switch node {
-        case .compare(let comparison):
-            guard comparison.op == .equal, comparison.quantifier == .any, comparison.options.isEmpty,
-                  let index = ColumnPredicate.property(of: comparison.lhs) else { return nil }
-            let values: [FieldValue]
-            switch comparison.rhs {
-            case .constant(let value): values = [value]
-            case .list(let list): values = list
-            default: return nil
-            }
-            let property = schema.properties[index]
-            // The index holds stored values; a constant of another kind (a Double against an
-            // Int property) compares numerically, so it must scan.
-            guard property.isIndexed, values.allSatisfy({ $0.isStoredKind(of: property.type) }) else { return nil }
-            return (property, values)
-        case .and(let lhs, let rhs):
-            return equalityTerm(in: lhs, schema: schema) ?? equalityTerm(in: rhs, schema: schema)
-        default:
-            return nil
+    /// Whether the keys or an index give the candidates with fewer reads than a pass over the
+    /// class: an equality always, a range when its entries are few (`IndexPlan.selectiveShare`).
+    private func prefersIndex(_ predicate: QueryNode) -> Bool {
+        switch IndexPlan.make(for: predicate, schema: schema) {
+        case nil: return false
+        case .primaryKeys?, .entries?: return true
+        case .range(let range)?: return database.indexEntryCount(in: range, atMost: selectiveLimit) <= selectiveLimit
         }
+    }
+
+    /// The most candidates a range reads through its index.
+    private var selectiveLimit: Int {
+        IndexPlan.rangeLimit(classCount: (database.transaction?.base ?? database.snapshot).count(in: Keyspace(schema.classID)))
     }
 }
 

@@ -177,6 +177,11 @@ public final class PropertySchema: @unchecked Sendable {
     public let isPrimaryKey: Bool
     /// Whether it has a secondary index (primary keys always do).
     public let isIndexed: Bool
+    /// Whether queries may read its secondary index: the database holds the index complete
+    /// and in the current format. Set when the catalog is bound; false for a property that is
+    /// not indexed, and in a read-only database whose catalog does not record the index as
+    /// current (an old format, or an index declared since the last writable open).
+    var indexIsUsable = false
     /// The stable id records use for it. Assigned by the catalog.
     public internal(set) var propertyID: UInt32 = 0
     /// For a to-one link to an embedded class: that class's schema. Set when the schema set is

@@ -71,6 +71,21 @@ extension Snapshot {
         /// Walks the entries.
         public func makeIterator() -> Iterator { Iterator(base: keys.makeIterator()) }
 
+        /// Walks the entries whose keys are ≥ `lowerBound`, in ascending key order: the start of
+        /// a range or prefix walk, which the caller ends when a key passes its upper bound.
+        ///
+        /// ```swift
+        /// var walk = snapshot.entries(in: keyspace).makeIterator(from: StorageKey("b"))
+        /// while let entry = walk.next(), entry.key < StorageKey("d") { … }   // keys in [b, d)
+        /// ```
+        ///
+        /// The iterator sees the entries as they were when it was made, whatever happens to the
+        /// store afterwards; it is a value, used by one thread at a time (make one per thread).
+        /// - Complexity: O(log n) in the entry count to make; O(1) amortized per step.
+        public func makeIterator(from lowerBound: StorageKey) -> Iterator {
+            Iterator(base: keys.makeIterator(from: lowerBound))
+        }
+
         /// Walks the entries of a keyspace.
         public struct Iterator: IteratorProtocol {
             var base: KeyIndex.Keys.Iterator
