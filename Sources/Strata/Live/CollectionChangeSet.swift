@@ -1,0 +1,70 @@
+/// How a collection's objects changed between two deliveries of its change notifications, in
+/// Realm's terms: `deletions` index the previous collection, `insertions` the new one, and
+/// `modifications` the previous one (objects in both whose observed properties changed).
+/// Removing the deletions from the previous collection, then inserting the new collection's
+/// elements at the insertions, gives the new collection.
+///
+/// An object that moved (a sorted collection whose sort key changed) is a deletion and an
+/// insertion; the objects that stay are a longest run kept in the same relative order, so a
+/// change of a collection that holds each object once (any `Results`) reports as few moves as
+/// the orders allow. In a list that holds an object more than once, each new occurrence is
+/// matched with its earliest unmatched old one, which may report more moves than needed.
+///
+/// A value; `Sendable`.
+struct CollectionChangeSet: Equatable, Sendable {
+    var deletions: [Int] = []
+    var insertions: [Int] = []
+    var modifications: [Int] = []
+
+    /// Whether nothing changed.
+    var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+
+    /// The changes that turn `old` into `new` (each an object's key, in collection order, a key
+    /// possibly more than once, as in a list), with the objects `modified` reported as
+    /// modifications where they stay.
+    /// - Complexity: O((m + n) log n) for m old and n new elements.
+    static func between<Key: Hashable>(_ old: [Key], _ new: [Key], modified: Set<Key>) -> CollectionChangeSet {
+        // Each new element is matched with the first unmatched old element of the same key.
+        var unmatched: [Key: [Int]] = [:]
+        for (position, key) in old.enumerated().reversed() { unmatched[key, default: []].append(position) }
+        let matches = new.map { key in unmatched[key]?.popLast() }
+        let kept = longestIncreasingRun(of: matches)
+        var keptOld = [Bool](repeating: false, count: old.count)
+        var changes = CollectionChangeSet()
+        for (position, match) in matches.enumerated() {
+            if kept[position], let match { keptOld[match] = true } else { changes.insertions.append(position) }
+        }
+        for position in old.indices {
+            if !keptOld[position] {
+                changes.deletions.append(position)
+            } else if modified.contains(old[position]) {
+                changes.modifications.append(position)
+            }
+        }
+        return changes
+    }
+
+    /// Which of `values` (nil: no value) form a longest strictly increasing run of the
+    /// non-nil ones, in order (patience sorting with back links).
+    private static func longestIncreasingRun(of values: [Int?]) -> [Bool] {
+        var tails: [Int] = []            // by run length - 1: the position ending the best run
+        var previous = [Int](repeating: -1, count: values.count)
+        for (position, value) in values.enumerated() {
+            guard let value else { continue }
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]]! < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var kept = [Bool](repeating: false, count: values.count)
+        var position = tails.last ?? -1
+        while position >= 0 {
+            kept[position] = true
+            position = previous[position]
+        }
+        return kept
+    }
+}
