@@ -45,15 +45,21 @@ enum ColumnReference {
         }
     }
 
-    /// For each object of `columns`, whether its value passes `test`; `linked` holds the linked
-    /// classes' columns, and `columns` the rows its links lead to in them. A linked value is
-    /// tested once per linked object, not once per link to it.
-    func test(_ test: (FieldValue) -> Bool, _ columns: ClassColumns, linked: [UInt32: ClassColumns]) -> [Bool] {
+    /// For each object of `columns`, whether its value satisfies `comparison` (whose left side
+    /// is this reference); `linked` holds the linked classes' columns, and `columns` the rows its
+    /// links lead to in them. A linked value is tested once per linked object, not once per link
+    /// to it.
+    func test(_ comparison: QueryComparison, _ columns: ClassColumns, linked: [UInt32: ClassColumns]) -> [Bool] {
+        let test = QueryEvaluator.singleValueTest(comparison)
+        let integers = IntegerColumnTest(comparison)
+        func testColumn(_ values: [FieldValue]) -> [Bool] {
+            integers?.test(values, general: test) ?? values.map(test)
+        }
         switch self {
-        case .own(let index): return columns.column(index).map(test)
+        case .own(let index): return testColumn(columns.column(index))
         case .linked(let link, let target, let property):
             guard let targetColumns = linked[target.classID], let rows = columns.linkRows[link]?.rows else { return [] }
-            let passes = targetColumns.column(property).map(test)
+            let passes = testColumn(targetColumns.column(property))
             let nullPasses = test(.null)
             return rows.map { $0 < 0 ? nullPasses : passes[$0] }
         }
@@ -108,7 +114,7 @@ enum ColumnPredicate {
             return evaluate(operand, columns, linked: linked).map { !$0 }
         case .compare(let comparison):
             guard let reference = ColumnReference(comparison.lhs) else { return [] }
-            return reference.test(QueryEvaluator.singleValueTest(comparison), columns, linked: linked)
+            return reference.test(comparison, columns, linked: linked)
         }
     }
 }
