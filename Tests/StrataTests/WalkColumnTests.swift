@@ -99,4 +99,20 @@ final class WalkColumnTests: DatabaseTestCase {
         XCTAssertEqual(results.first?.large, 198)
         XCTAssertEqual(results.count, 99)
     }
+
+    /// Reads of a `Data` property (whose values can be large) never make a walk keep its column.
+    func testWalksKeepNoColumnOfData() throws {
+        let db = try open()
+        try db.write {
+            for index in 0..<(2 * ObjectWalk.demandInterval) {
+                let person = Person()
+                person.photo = Data(repeating: UInt8(index % 256), count: 64)
+                try db.add(person)
+            }
+        }
+        for _ in 0..<2 { for person in db.objects(Person.self) { XCTAssertEqual(person.photo?.count, 64) } }
+        let photo = db.schemas.schema(for: Person.self)!.properties.firstIndex { $0.name == "photo" }!
+        XCTAssertFalse(db.columnCache.withLock { $0.values.contains { $0.hasColumn(photo) } })
+        XCTAssertTrue(db.columnDemand.withLock { $0.values.allSatisfy { !$0.contains(photo) } })
+    }
 }

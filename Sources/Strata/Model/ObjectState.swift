@@ -172,7 +172,7 @@ public final class _ObjectState {
             if let tableReference {
                 let row = self.row
                 if let value = tableReference._withUnsafeGuaranteedRef({ $0.value(of: index, at: row) }) { return value }
-                database.noteColumnMiss(schema.classID, property: index)
+                if schema.keepsWalkColumn[index] { database.noteColumnMiss(schema.classID, property: index) }
             }
             guard let record = pendingRecord ?? tableRecord else { return fields[index] }  // the cached fields
             if pendingReads == 0 {

@@ -145,6 +145,11 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     /// Per property: whether a read converts the stored field directly (not a collection and not
     /// an embedded object). Filled when the schema set is checked.
     var readsPlainField: [Bool] = []
+    /// Per property: whether reads of it by objects a walk hands out may make the walk's column
+    /// table decode it (see `Database.walkColumns`): a plain property other than `Data` and
+    /// `AnyValue`, whose values can be large, so a loop over blobs does not keep them all in
+    /// memory. Filled with `readsPlainField`.
+    var keepsWalkColumn: [Bool] = []
 
     /// Whether any property can hold links (so changes must maintain the backlink index).
     let mayHoldLinks: Bool

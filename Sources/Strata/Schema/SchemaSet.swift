@@ -33,6 +33,13 @@ final class SchemaSet: @unchecked Sendable {
         try validateLinks()
         for schema in all {
             schema.readsPlainField = schema.properties.map { !$0.bindsToOwner && $0.embeddedSchema == nil }
+            schema.keepsWalkColumn = schema.properties.indices.map { index in
+                guard schema.readsPlainField[index] else { return false }
+                switch schema.properties[index].propertyType {
+                case .data, .any: return false
+                default: return true
+                }
+            }
         }
     }
 
