@@ -6,7 +6,7 @@ import StrataStorage
 /// that opening a database again (for another thread, say) shares the store instead of failing
 /// on its lock. Durability is not the store's: each `Database` names its own per commit.
 ///
-/// Thread-safe: the catalog sits behind a lock, the writer lock is a semaphore.
+/// Thread-safe: the catalog sits behind a lock, the writer lock is a semaphore (`WriterLock`).
 final class SharedStore: @unchecked Sendable {
     let store: Store
     private let catalog: Locked<Catalog>
@@ -45,8 +45,20 @@ final class SharedStore: @unchecked Sendable {
         return "\(ObjectIdentifier(fileSystem as AnyObject)):\(path)"
     }
 
-    /// Assigns the schemas their ids, committing the catalog when it gained entries.
+    /// Assigns the schemas their ids, committing the catalog when it gained entries. Only that
+    /// commit waits for the writer lock: opening a database whose classes the catalog holds
+    /// already never waits for a writer (a task opening one does not hold a thread while
+    /// another writer works).
     func bind(_ schemas: SchemaSet, schemaVersion: UInt64) throws {
+        let changesCatalog = try catalog.withLock { catalog in
+            var updated = catalog
+            try updated.bind(schemas.all, schemaVersion: schemaVersion)
+            return updated != catalog
+        }
+        guard changesCatalog else {
+            schemas.index()
+            return
+        }
         writer.acquire()
         defer { writer.release() }
         try catalog.withLock { catalog in
@@ -65,27 +77,13 @@ final class SharedStore: @unchecked Sendable {
         schemas.index()
     }
 
+    /// Takes the writer lock, blocking the thread while another writer holds it.
     func beginWrite() { writer.acquire() }
+    /// Takes the writer lock on the caller's isolation, suspending the task while another
+    /// writer holds it.
+    /// - Throws: `CancellationError` when the task is cancelled first (the lock is not taken).
+    func beginWriteSuspending(isolation: isolated (any Actor)? = #isolation) async throws {
+        try await writer.acquireSuspending()
+    }
     func endWrite() { writer.release() }
-}
-
-/// A lock that one thread takes and another may release (a binary semaphore), for the one
-/// writer of a store: `beginWrite` and `commitWrite` may run on different threads.
-final class WriterLock: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isHeld = false
-
-    func acquire() {
-        condition.lock()
-        while isHeld { condition.wait() }
-        isHeld = true
-        condition.unlock()
-    }
-
-    func release() {
-        condition.lock()
-        isHeld = false
-        condition.broadcast()
-        condition.unlock()
-    }
 }
