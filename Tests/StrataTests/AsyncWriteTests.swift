@@ -6,6 +6,16 @@ import XCTest
 
 /// `asyncWrite`: Realm's semantics (RealmTests' async-write tests), and its wait for the writer
 /// lock suspends the task instead of holding a thread of the cooperative pool.
+/// Fails unless `asyncWrite` on `db` throws a `StrataError` with `code`.
+private func assertAsyncWriteThrows(_ code: StrataError.Code, on db: Database) async {
+    do {
+        try await db.asyncWrite {}
+        XCTFail("the write began")
+    } catch {
+        XCTAssertEqual((error as? StrataError)?.code, code)
+    }
+}
+
 final class AsyncWriteTests: DatabaseTestCase {
     private func counters(_ db: Database) -> [String] { db.objects(Counter.self).map(\.label).sorted() }
 
@@ -65,22 +75,12 @@ final class AsyncWriteTests: DatabaseTestCase {
         XCTAssertEqual(counters(try open()), ["bar"])
     }
 
-    /// Fails unless `asyncWrite` on `db` throws a `StrataError` with `code`.
-    private static func assertAsyncWriteThrows(_ code: StrataError.Code, on db: Database) async {
-        do {
-            try await db.asyncWrite {}
-            XCTFail("the write began")
-        } catch {
-            XCTAssertEqual((error as? StrataError)?.code, code)
-        }
-    }
-
     func testAsyncWriteInsideAWriteOfTheSameDatabaseThrowsAtOnce() throws {
         let configuration = try open().configuration
         try waitForDetachedTask {
             let db = try Database(configuration: configuration)
             try db.beginWrite()
-            await Self.assertAsyncWriteThrows(.notInWriteTransaction, on: db)
+            await assertAsyncWriteThrows(.notInWriteTransaction, on: db)
             db.cancelWrite()
         }
     }
@@ -88,7 +88,7 @@ final class AsyncWriteTests: DatabaseTestCase {
     func testAsyncWriteOnAFrozenDatabaseThrowsReadOnly() throws {
         let configuration = try open().configuration
         try waitForDetachedTask {
-            await Self.assertAsyncWriteThrows(.readOnly, on: try Database(configuration: configuration).freeze())
+            await assertAsyncWriteThrows(.readOnly, on: try Database(configuration: configuration).freeze())
         }
     }
 

@@ -8,7 +8,7 @@ import XCTest
 /// test after `timeout` seconds: tests of the cooperative pool must not wait on the pool.
 func waitForDetachedTask<T: Sendable>(
     timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line,
-    _ body: @escaping @Sendable () async throws -> T
+    _ body: sending @escaping () async throws -> T
 ) throws -> T {
     let outcome = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
