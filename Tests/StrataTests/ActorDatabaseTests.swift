@@ -42,6 +42,17 @@ actor DogKeeper {
 
     func names() -> [String] { db.objects(Dog.self).map(\.name).sorted() }
 
+    /// A reference another task or actor resolves in its own database.
+    func reference(toDogNamed name: String) -> ThreadSafeReference<Dog>? {
+        db.objects(Dog.self).where { $0.name == name }.first.map { ThreadSafeReference(to: $0) }
+    }
+
+    /// Resolves a reference made elsewhere and renames the dog.
+    func rename(_ reference: ThreadSafeReference<Dog>, to name: String) async throws {
+        guard let dog = db.resolve(reference) else { return }
+        try await db.asyncWrite { dog.name = name }
+    }
+
     /// The dogs as of now, for any task to read.
     func frozenDogs() -> sending Results<Dog> { db.objects(Dog.self).freeze() }
 }
@@ -57,6 +68,19 @@ final class ActorDatabaseTests: DatabaseTestCase {
             return frozen.map { "\($0.name) \($0.age)" }
         }
         XCTAssertEqual(ages, ["Rex 4"])
+    }
+
+    func testAReferenceCrossesFromOneActorToAnother() throws {
+        let configuration = try open().configuration
+        let names = try waitForDetachedTask {
+            let (first, second) = (try DogKeeper(configuration: configuration), try DogKeeper(configuration: configuration))
+            try await first.add(name: "Rex", age: 3)
+            let found = await first.reference(toDogNamed: "Rex")
+            let reference = try XCTUnwrap(found)
+            try await second.rename(reference, to: "Max")
+            return await first.names()
+        }
+        XCTAssertEqual(names, ["Max"])
     }
 
     func testActorsOnTheSameFilesWriteConcurrently() throws {

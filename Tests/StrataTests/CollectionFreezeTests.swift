@@ -8,23 +8,9 @@ import XCTest
 /// Realm's collections (RealmCollectionTypeTests: testIsFrozen, testThaw,
 /// testThawPreviousVersion, testThawDeletedParent, testAccessFrozenCollectionFromDifferentThread).
 final class CollectionFreezeTests: DatabaseTestCase {
-    /// Owner 1 with pets Rex and Fido in `pets`, `favorites` and `byName`, and Rex as `pet`.
     private func ownerWithPets() throws -> (db: Database, owner: Owner) {
-        let db = try open([Owner.self, Pet.self, Place.self])
-        let owner = Owner()
-        owner.id = 1
-        try db.write {
-            try db.add(owner)
-            for name in ["Rex", "Fido"] {
-                let pet = Pet()
-                pet.name = name
-                owner.pets.append(pet)
-                owner.favorites.insert(pet)
-                owner.byName[name] = pet
-            }
-            owner.pet = owner.pets.first
-        }
-        return (db, owner)
+        let db = try openOwnerDatabase()
+        return (db, try addOwnerWithPets(to: db))
     }
 
     func testFreezingGivesFrozenCollectionsAndLiveOnesAreNot() throws {
@@ -116,11 +102,6 @@ final class CollectionFreezeTests: DatabaseTestCase {
 
     func testAListOfEmbeddedObjectsFreezesAndThaws() throws {
         let (db, owner) = try ownerWithPets()
-        try db.write {
-            let place = Place()
-            place.city = "Lyon"
-            owner.pastHomes.append(place)
-        }
         let frozen = owner.pastHomes.freeze()
         try db.write { owner.pastHomes[0].city = "Paris" }
         XCTAssertEqual(frozen.map(\.city), ["Lyon"])

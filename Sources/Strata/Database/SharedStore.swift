@@ -9,6 +9,9 @@ import StrataStorage
 /// Thread-safe: the catalog sits behind a lock, the writer lock is a semaphore (`WriterLock`).
 final class SharedStore: @unchecked Sendable {
     let store: Store
+    /// What the store is registered under (see `registryName`): the same for every open of the
+    /// same files in this process.
+    let name: String
     private let catalog: Locked<Catalog>
     private let writer = WriterLock()
 
@@ -16,8 +19,9 @@ final class SharedStore: @unchecked Sendable {
 
     private struct WeakSharedStore { weak var value: SharedStore? }
 
-    private init(store: Store, catalog: Catalog) {
+    private init(store: Store, catalog: Catalog, name: String) {
         self.store = store
+        self.name = name
         self.catalog = Locked(catalog)
     }
 
@@ -32,7 +36,7 @@ final class SharedStore: @unchecked Sendable {
             // with every directory or in-memory file system a process has opened.
             open = open.filter { $0.value.value != nil }
             let store = try Store(directory: path, options: options)
-            let shared = SharedStore(store: store, catalog: try Catalog.load(from: store.snapshot()))
+            let shared = SharedStore(store: store, catalog: try Catalog.load(from: store.snapshot()), name: name)
             open[name] = WeakSharedStore(value: shared)
             return shared
         }
