@@ -41,6 +41,7 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     /// referenced reported as an error instead of stopping the program.
     /// - Throws: ``StrataError`` `.invalidArgument` for an unmanaged object or collection,
     ///   `.objectInvalidated` for a deleted or invalidated object (or a collection of one).
+    /// - Complexity: as ``init(to:)``.
     public init(checking threadConfined: Confined) throws {
         self.init(handover: try threadConfined._strataHandover())
     }
