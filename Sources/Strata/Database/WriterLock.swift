@@ -66,9 +66,8 @@ final class WriterLock: @unchecked Sendable {
 
     /// Takes the lock for `task` when it is free (resuming it with true), else queues it (at the
     /// front when a release woke it and it lost the lock to another). A task already cancelled
-    /// is resumed with `CancellationError` instead. The check and the
-    /// queueing happen under the mutex, so a release or a cancellation in between cannot be
-    /// missed.
+    /// is resumed with `CancellationError` instead. The check and the queueing happen under the
+    /// mutex, so a release or a cancellation in between cannot be missed.
     private func enqueueOrTake(_ task: WaitingTask, wasWoken: Bool) {
         condition.lock()
         if Task.isCancelled {
