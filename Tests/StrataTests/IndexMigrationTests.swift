@@ -120,6 +120,20 @@ final class IndexMigrationTests: XCTestCase {
         XCTAssertEqual(indexKeys(db).count, 4)
     }
 
+    /// A second open of files whose catalog holds the classes and their indexes commits nothing
+    /// and takes no writer lock, and still reads the indexes.
+    func testAnOpenThatChangesNothingStillUsesTheIndexes() throws {
+        let first = try open([TagV2.self])
+        try addTags(first, count: 20)
+        let sequence = first.shared.store.sequence
+        let second = try open([TagV2.self])
+        XCTAssertEqual(second.shared.store.sequence, sequence, "nothing to commit")
+        XCTAssertTrue(labelProperty(second).indexIsUsable)
+        XCTAssertEqual(labels(second, "t1"), [1, 5, 9, 13, 17])
+        let readOnly = try open([TagV2.self], readOnly: true)
+        XCTAssertTrue(labelProperty(readOnly).indexIsUsable)
+    }
+
     func testAWritableOpenOfFormat1RebuildsTheIndexesInOneCommit() throws {
         try addTags(try open([TagV2.self]), count: 20)
         try downgradeToFormat1()

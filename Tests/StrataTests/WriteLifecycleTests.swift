@@ -34,6 +34,24 @@ final class WriteLifecycleTests: DatabaseTestCase {
         XCTAssertEqual(db.objects(Dog.self).map(\.name), ["Rex"])
     }
 
+    func testAWriteWhoseBlockCancelsCommitsNothingAndMayBeginAnother() throws {
+        // As Realm's `write`: the commit happens only if the block left a write open.
+        let db = try open()
+        try db.write {
+            try db.add(Dog())
+            db.cancelWrite()
+        }
+        XCTAssertEqual(db.objects(Dog.self).count, 0)
+        try db.write {
+            db.cancelWrite()
+            try db.beginWrite()
+            let dog = Dog()
+            dog.name = "Rex"
+            try db.add(dog)
+        }
+        XCTAssertEqual(db.objects(Dog.self).map(\.name), ["Rex"])
+    }
+
     func testAnObjectWithTheLongestPrimaryKeyCanBeLinkedTo() throws {
         let db = try open([Owner.self, Pet.self, Place.self])
         let longest = String(repeating: "k", count: ObjectFormat.maxObjectKeyLength)

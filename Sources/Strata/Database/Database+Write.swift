@@ -13,15 +13,24 @@ extension Database {
 
     /// Runs `block` in a write transaction and commits it: every change in it becomes durable
     /// atomically, in one commit of the log. If `block` throws, every change is rolled back —
-    /// including the in-memory properties of managed objects — and the error is rethrown.
+    /// including the in-memory properties of managed objects — and the error is rethrown. A
+    /// block that calls ``cancelWrite()`` and leaves no write open commits nothing (as Realm).
     ///
-    /// Writers wait for each other; readers never wait.
+    /// Writers wait for each other, blocking the thread (from async code, ``asyncWrite(isolation:_:)``
+    /// suspends the task instead); readers never wait.
     /// - Throws: what `block` throws; ``StrataError`` `.notInWriteTransaction` when a write is
     ///   already open on this database, or a property set inside it could not be stored
     ///   (`.invalidValue`); the storage engine's errors when the commit fails.
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
         try beginWrite()
+        return try runInOpenWrite(block)
+    }
+
+    /// Runs `block` in the write this database has open, then commits the write if the block
+    /// left one open (as Realm's `write`: a block may cancel it, or cancel it and begin another);
+    /// a throw cancels it and is rethrown.
+    func runInOpenWrite<Result>(_ block: () throws -> Result) throws -> Result {
         let result: Result
         do {
             result = try block()
@@ -29,7 +38,7 @@ extension Database {
             cancelWrite()
             throw error
         }
-        try commitWrite()
+        if isInWriteTransaction { try commitWrite() }
         return result
     }
 
@@ -38,11 +47,22 @@ extension Database {
     /// - Throws: ``StrataError`` `.notInWriteTransaction` when this database already has one
     ///   open, `.readOnly` for a frozen database.
     public func beginWrite() throws {
+        try checkCanBeginWrite()
+        shared.beginWrite()
+        openTransaction()
+    }
+
+    /// Throws when a write cannot begin on this database: it is frozen, or has one open.
+    func checkCanBeginWrite() throws {
         guard !isFrozen else { throw StrataError(.readOnly, "a frozen database cannot be written; thaw() it first") }
         guard transaction == nil else {
             throw StrataError(.notInWriteTransaction, "a write transaction is already open on this database")
         }
-        shared.beginWrite()
+    }
+
+    /// Opens a write transaction over the latest commit. REQUIRES: this database holds the
+    /// writer lock and has no write open.
+    func openTransaction() {
         snapshot = shared.store.snapshot()
         writeCount += 1
         transaction = WriteTransaction(base: snapshot, serial: writeCount, tables: spareWriteTables.take() ?? .init())

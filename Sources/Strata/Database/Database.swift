@@ -17,7 +17,10 @@ import StrataStorage
 /// a time, as Realm's are, so `Database` is not `Sendable`: open another `Database` (cheap: it
 /// shares the open store) from the `Sendable` ``configuration`` on another thread or task. A
 /// frozen `Database` and its objects are immutable and may be read from any thread; ``freeze()``
-/// returns a `sending` value, so a new frozen view may be handed to another task.
+/// returns a `sending` value, so a new frozen view may be handed to another task. A live object,
+/// `Results` or collection crosses as a ``ThreadSafeReference`` that ``resolve(_:)`` reads there;
+/// from async code, ``asyncWrite(isolation:_:)`` waits for the writer lock without holding a
+/// thread; an actor uses a database by owning it.
 public final class Database {
     /// What a database is opened with.
     ///

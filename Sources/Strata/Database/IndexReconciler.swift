@@ -62,6 +62,13 @@ enum IndexReconciler {
         batch = output.batch
     }
 
+    /// Whether `reconcile` would change anything: the recorded index format is not the current
+    /// one, or a declared index differs from what `catalog` (bound to `schemas`) records.
+    static func needsWork(_ catalog: Catalog, schemas: [ObjectSchema]) -> Bool {
+        let rebuildsAll = catalog.indexFormat != ObjectFormat.indexFormat
+        return rebuildsAll || !changes(catalog, schemas: schemas, rebuildsAll: false).isEmpty
+    }
+
     /// The properties of the top-level classes of `schemas` whose declared index differs from
     /// what the catalog records (with `rebuildsAll`, every declared index).
     private static func changes(_ catalog: Catalog, schemas: [ObjectSchema], rebuildsAll: Bool) -> [Change] {

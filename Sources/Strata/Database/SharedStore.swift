@@ -6,9 +6,12 @@ import StrataStorage
 /// that opening a database again (for another thread, say) shares the store instead of failing
 /// on its lock. Durability is not the store's: each `Database` names its own per commit.
 ///
-/// Thread-safe: the catalog sits behind a lock, the writer lock is a semaphore.
+/// Thread-safe: the catalog sits behind a lock, the writer lock is a semaphore (`WriterLock`).
 final class SharedStore: @unchecked Sendable {
     let store: Store
+    /// What the store is registered under (see `registryName`): the same for every open of the
+    /// same files in this process.
+    let name: String
     private let catalog: Locked<Catalog>
     private let writer = WriterLock()
 
@@ -16,8 +19,9 @@ final class SharedStore: @unchecked Sendable {
 
     private struct WeakSharedStore { weak var value: SharedStore? }
 
-    private init(store: Store, catalog: Catalog) {
+    private init(store: Store, catalog: Catalog, name: String) {
         self.store = store
+        self.name = name
         self.catalog = Locked(catalog)
     }
 
@@ -32,7 +36,7 @@ final class SharedStore: @unchecked Sendable {
             // with every directory or in-memory file system a process has opened.
             open = open.filter { $0.value.value != nil }
             let store = try Store(directory: path, options: options)
-            let shared = SharedStore(store: store, catalog: try Catalog.load(from: store.snapshot()))
+            let shared = SharedStore(store: store, catalog: try Catalog.load(from: store.snapshot()), name: name)
             open[name] = WeakSharedStore(value: shared)
             return shared
         }
@@ -47,11 +51,23 @@ final class SharedStore: @unchecked Sendable {
 
     /// Assigns the schemas their ids and, in a writable store, brings the secondary indexes in
     /// line with the declared ones (`IndexReconciler`), committing both in one commit when the
-    /// catalog changed.
+    /// catalog changed. Only that commit waits for the writer lock: opening a database whose
+    /// classes and indexes the catalog holds already never waits for a writer (a task opening
+    /// one does not hold a thread while another writer works).
     func bind(_ schemas: SchemaSet, schemaVersion: UInt64) throws {
+        let readOnly = store.options.readOnly
+        let changesCatalog = try catalog.withLock { catalog in
+            var updated = catalog
+            try updated.bind(schemas.all, schemaVersion: schemaVersion)
+            return updated != catalog || (!readOnly && IndexReconciler.needsWork(updated, schemas: schemas.all))
+        }
+        guard changesCatalog else {
+            catalog.withLock { IndexReconciler.markUsable(schemas.all, catalog: $0, readOnly: readOnly) }
+            schemas.index()
+            return
+        }
         writer.acquire()
         defer { writer.release() }
-        let readOnly = store.options.readOnly
         try catalog.withLock { catalog in
             var updated = catalog
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
@@ -74,27 +90,13 @@ final class SharedStore: @unchecked Sendable {
         schemas.index()
     }
 
+    /// Takes the writer lock, blocking the thread while another writer holds it.
     func beginWrite() { writer.acquire() }
+    /// Takes the writer lock on the caller's isolation, suspending the task while another
+    /// writer holds it.
+    /// - Throws: `CancellationError` when the task is cancelled first (the lock is not taken).
+    func beginWriteSuspending(isolation: isolated (any Actor)? = #isolation) async throws {
+        try await writer.acquireSuspending()
+    }
     func endWrite() { writer.release() }
-}
-
-/// A lock that one thread takes and another may release (a binary semaphore), for the one
-/// writer of a store: `beginWrite` and `commitWrite` may run on different threads.
-final class WriterLock: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isHeld = false
-
-    func acquire() {
-        condition.lock()
-        while isHeld { condition.wait() }
-        isHeld = true
-        condition.unlock()
-    }
-
-    func release() {
-        condition.lock()
-        isHeld = false
-        condition.broadcast()
-        condition.unlock()
-    }
 }

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The one-writer lock of a store: a binary semaphore (one thread or task takes it, another may
+/// release it: `beginWrite` and `commitWrite` may run on different threads), which threads wait
+/// for by blocking and tasks by suspending.
+///
+/// A release does not hand the lock to a waiter; it frees it and wakes one waiting task and
+/// every waiting thread, and whoever runs first takes it (a task that loses goes back to the
+/// front of the queue). Handing it over would deadlock an actor: a task granted the lock but
+/// not yet running on its actor would hold it while a synchronous `write` on that same actor
+/// blocks the actor's thread waiting for it.
+///
+/// Thread-safe: every field is read and changed under `condition`'s mutex (a pthread mutex, so
+/// the thread sanitizer sees it).
+final class WriterLock: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isHeld = false
+    /// Threads blocked in `acquire()`.
+    private var waitingThreads = 0
+    /// Tasks suspended in `acquireSuspending()`, first to wake first.
+    private var waitingTasks: [WaitingTask] = []
+    private var nextTaskID: UInt64 = 0
+
+    private struct WaitingTask {
+        let id: UInt64
+        /// Resumed with false when a release woke it (it then tries again).
+        let continuation: CheckedContinuation<Bool, any Error>
+    }
+
+    /// Takes the lock, blocking the calling thread while another writer holds it.
+    func acquire() {
+        condition.lock()
+        while isHeld {
+            waitingThreads += 1
+            condition.wait()
+            waitingThreads -= 1
+        }
+        isHeld = true
+        condition.unlock()
+    }
+
+    /// Takes the lock, suspending the calling task (no thread waits) while another writer
+    /// holds it. The lock is taken on the caller's isolation (`isolation`): a task whose actor is
+    /// busy — say, blocked in a synchronous `write` waiting for this lock — cannot take it from
+    /// elsewhere and then wait for that actor while holding it.
+    /// - Throws: `CancellationError` when the task is cancelled before it has the lock (it then
+    ///   does not have it).
+    func acquireSuspending(isolation: isolated (any Actor)? = #isolation) async throws {
+        let id = condition.withLock {
+            nextTaskID += 1
+            return nextTaskID
+        }
+        var woken = false
+        while true {
+            let acquired = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    enqueueOrTake(WaitingTask(id: id, continuation: continuation), wasWoken: woken)
+                }
+            } onCancel: {
+                cancelWaiting(id)
+            }
+            if acquired { return }
+            woken = true
+        }
+    }
+
+    /// Takes the lock for `task` when it is free (resuming it with true), else queues it (at the
+    /// front when a release woke it and it lost the lock to another). A task already cancelled
+    /// is resumed with `CancellationError` instead. The check and the queueing happen under the
+    /// mutex, so a release or a cancellation in between cannot be missed.
+    private func enqueueOrTake(_ task: WaitingTask, wasWoken: Bool) {
+        condition.lock()
+        if Task.isCancelled {
+            // A woken task that gives up passes the wake-up on, so no waiter sleeps while the
+            // lock is free.
+            let next = wasWoken ? takeWokenTask() : nil
+            condition.unlock()
+            task.continuation.resume(throwing: CancellationError())
+            next?.continuation.resume(returning: false)
+        } else if !isHeld {
+            isHeld = true
+            condition.unlock()
+            task.continuation.resume(returning: true)
+        } else {
+            waitingTasks.insert(task, at: wasWoken ? 0 : waitingTasks.count)
+            condition.unlock()
+        }
+    }
+
+    /// Stops the wait of the task `id`, if it is still queued, with `CancellationError`.
+    private func cancelWaiting(_ id: UInt64) {
+        condition.lock()
+        guard let position = waitingTasks.firstIndex(where: { $0.id == id }) else {
+            condition.unlock()
+            return
+        }
+        let task = waitingTasks.remove(at: position)
+        condition.unlock()
+        task.continuation.resume(throwing: CancellationError())
+    }
+
+    /// Frees the lock and wakes the first waiting task and every waiting thread.
+    func release() {
+        condition.lock()
+        isHeld = false
+        let woken = takeWokenTask()
+        if waitingThreads > 0 { condition.broadcast() }
+        condition.unlock()
+        woken?.continuation.resume(returning: false)
+    }
+
+    /// The first waiting task, out of the queue, when the lock is free. REQUIRES: the mutex is
+    /// held; the caller resumes the task after unlocking.
+    private func takeWokenTask() -> WaitingTask? {
+        guard !isHeld, !waitingTasks.isEmpty else { return nil }
+        return waitingTasks.removeFirst()
+    }
+}

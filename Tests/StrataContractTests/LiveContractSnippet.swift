@@ -1,0 +1,19 @@
+import Foundation
+import Strata
+
+// Issue 12's contract, items 3 and 4 (crossing threads and tasks, freeze everywhere), verbatim.
+func crossing(_ db: Database, ann: Person, rex: Dog) async throws {
+    let ref = ThreadSafeReference(to: rex)                      // rex: Dog (a managed Object)
+    let dogsRef = ThreadSafeReference(to: db.objects(Dog.self)) // a Results
+    let configuration = db.configuration                        // Sendable; a live Database need not be
+    try await Task.detached {
+        let other = try Database(configuration: configuration)
+        _ = other.resolve(ref)?.name
+        _ = other.resolve(dogsRef)?.count
+    }.value
+    // Writes from async code without blocking the cooperative pool.
+    try await db.asyncWrite { try db.add(Dog()) }
+    // Freeze everywhere.
+    let frozenDogs = ann.dogs.freeze()                          // ann: Person, dogs: List<Dog>
+    _ = (frozenDogs.isFrozen, db.objects(Dog.self).freeze().isFrozen, rex.owners.freeze().count)
+}
