@@ -52,6 +52,7 @@ final class ObjectObserveTests: DatabaseTestCase {
         try db.write { try db.delete(rex) }
         log.wait { $0.count == 3 }
         XCTAssertEqual(log.all[2], .deleted)
+        ChangeObserver.defaultQueue.sync {}  // the run that delivered it has ended the observation
         XCTAssertEqual(db.shared.notifier.count, 0, "a deleted object's observation ends")
         token.invalidate()
     }
