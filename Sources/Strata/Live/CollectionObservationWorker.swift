@@ -46,7 +46,7 @@ final class CollectionObservationWorker<C: ThreadConfined & Sequence>: Observati
             values.removeAll(keepingCapacity: true)
             for element in collection {
                 guard let state = element._strataState, values[state.key] == nil else { continue }
-                values[state.key] = database.loadFields(state.key, schema: state.schema).map(observed.project)
+                values[state.key] = database.loadFields(state.key, schema: state.schema).map { observed.project($0, in: database) }
             }
             if isFirst {
                 if !isCancelled() { block(.initial(collection)) }

@@ -21,8 +21,10 @@ extension Object {
     /// through a `Database` Strata opens for the queue and may be used there.
     ///
     /// - Parameters:
-    ///   - keyPaths: the properties that notify (`nil`: every stored property). A key path
-    ///     through a link (`"dog.age"`) counts changes of the link itself only.
+    ///   - keyPaths: the properties that notify (`nil`: every stored property of the object
+    ///     itself). A key path through links (`"dog.age"`) counts the link and the named
+    ///     property of the objects it leads to; the change is reported under the first
+    ///     property's name (`dog`), without values.
     ///   - queue: a serial queue to deliver on; `nil` delivers on a serial queue Strata owns.
     ///   - block: called on the queue; gets ``ObjectChange/error(_:)`` (and nothing after it)
     ///     for an unmanaged, frozen or deleted object, a block whose type is not the object's
@@ -48,7 +50,10 @@ extension Object {
                 throw StrataError(.invalidArgument, "a frozen object never changes: it cannot be observed")
             }
             handover = try _ThreadSafeHandover(object: state)
-            fields = state.currentFields() ?? []
+            // Read here, at the caller's version (links followed too): a commit made before the
+            // worker starts on the queue is then a change.
+            fields = try ObservedProperties(keyPaths: keyPaths, schema: state.schema)
+                .project(state.currentFields() ?? [], in: state.database)
         } catch {
             return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
                 FailedObservationWorker { block(.error(error)) }
@@ -57,7 +62,7 @@ extension Object {
         let configuration = state.database.configuration
         return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
             ObjectObservationWorker(
-                configuration: configuration, handover: handover, keyPaths: keyPaths, registeredFields: fields, block: block)
+                configuration: configuration, handover: handover, keyPaths: keyPaths, registeredValues: fields, block: block)
         })
     }
 }

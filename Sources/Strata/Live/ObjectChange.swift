@@ -26,7 +26,8 @@ public enum ObjectChange<T: ObjectBase> {
 ///
 /// The values are the property's Swift values as stored at the previous delivery and now. A
 /// link's value is the linked object read now. For a `List`, `MutableSet`, `Map` or embedded
-/// object property both values are nil (its contents changed; read it on the object).
+/// object property, and for a change seen through a key path into a link (`"dog.age"`, reported
+/// as `dog`), both values are nil (read the property on the object).
 public struct PropertyChange {
     /// The property's name.
     public let name: String

@@ -8,17 +8,18 @@ final class ObjectObservationWorker<T: ObjectBase>: ObservationWorker {
     private let handover: _ThreadSafeHandover
     private let keyPaths: [String]?
     private let block: (ObjectChange<T>) -> Void
-    /// The object's fields when the observation was registered: changes after that are
-    /// delivered, also those committed before the worker started.
-    private let registeredFields: [FieldValue]
+    /// The object's observed values when the observation was registered (read on the caller's
+    /// thread): changes after that are delivered, also those committed before the worker
+    /// started.
+    private let registeredValues: [FieldValue]
     private var object: T?
-    private var observed = ObservedProperties(indexes: [])
+    private var observed = ObservedProperties(paths: [])
     private var values: [FieldValue] = []
     private var version = -1
 
     init(configuration: Database.Configuration, handover: _ThreadSafeHandover, keyPaths: [String]?,
-         registeredFields: [FieldValue], block: @escaping (ObjectChange<T>) -> Void) {
-        self.registeredFields = registeredFields
+         registeredValues: [FieldValue], block: @escaping (ObjectChange<T>) -> Void) {
+        self.registeredValues = registeredValues
         self.configuration = configuration
         self.handover = handover
         self.keyPaths = keyPaths
@@ -37,11 +38,13 @@ final class ObjectObservationWorker<T: ObjectBase>: ObservationWorker {
             if !isCancelled() { block(.deleted) }
             return false
         }
-        let current = observed.project(fields)
+        let current = observed.project(fields, in: database)
         var changes: [PropertyChange] = []
-        for (position, index) in observed.indexes.enumerated() where current[position] != values[position] {
-            let property = state.schema.properties[index]
-            let plain = !property.bindsToOwner && property.embeddedSchema == nil
+        for (position, path) in observed.paths.enumerated() where current[position] != values[position] {
+            let property = state.schema.properties[path.index]
+            // A property named by more than one key path ("dog.age", "dog.name") is one change.
+            guard !changes.contains(where: { $0.name == property.name }) else { continue }
+            let plain = path.rest.isEmpty && !property.bindsToOwner && property.embeddedSchema == nil
             changes.append(PropertyChange(
                 name: property.name,
                 oldValue: plain ? property.accessor.value(of: values[position], context: database) : nil,
@@ -65,7 +68,7 @@ final class ObjectObservationWorker<T: ObjectBase>: ObservationWorker {
                 throw StrataError(.invalidArgument, "the observed object is not a \(T.self)")
             }
             observed = try ObservedProperties(keyPaths: keyPaths, schema: state.schema)
-            values = observed.project(registeredFields)
+            values = registeredValues
             self.object = object
             return deliver(isCancelled: isCancelled)
         } catch {

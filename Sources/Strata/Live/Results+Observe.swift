@@ -26,8 +26,8 @@ extension Results {
     ///
     /// - Parameters:
     ///   - keyPaths: the properties whose changes make an object count as modified (`nil`:
-    ///     any stored property). A key path through a link (`"dog.age"`) counts changes of the
-    ///     link itself only, not yet of the linked object's properties.
+    ///     any stored property of the object itself). A key path through links (`"dog.age"`,
+    ///     `"dogs.age"`) counts the link and the named property of the objects it leads to.
     ///   - queue: a serial queue to deliver on; `nil` delivers on a serial queue Strata owns,
     ///     shared by every observer without one.
     ///   - block: called on the queue; gets ``CollectionChange/error(_:)`` (and nothing after it)

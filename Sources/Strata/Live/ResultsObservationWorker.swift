@@ -12,7 +12,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     private let keyPaths: [String]?
     private let block: (CollectionChange<Results<Element>>) -> Void
     private var results: Results<Element>?
-    private var observed = ObservedProperties(indexes: [])
+    private var observed = ObservedProperties(paths: [])
     private var keys: [ObjectKey] = []
     private var values: [ObjectKey: [FieldValue]] = [:]
     private var version = -1
@@ -70,7 +70,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         keys = results.query.rows.map(\.key)
         values.removeAll(keepingCapacity: true)
         for key in keys {
-            values[key] = database.loadFields(key, schema: results.schema).map(observed.project)
+            values[key] = database.loadFields(key, schema: results.schema).map { observed.project($0, in: database) }
         }
     }
 }
