@@ -44,7 +44,7 @@ test: deps
 	$(SWIFT) test
 
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests'
 
 fuzz-smoke: deps
 	@test -f Fuzz/run-smoke.sh || { echo "fuzz-smoke: Fuzz/run-smoke.sh is missing" >&2; exit 1; }

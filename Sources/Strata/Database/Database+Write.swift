@@ -110,6 +110,7 @@ extension Database {
         snapshot = shared.store.snapshot()
         bumpVersion()
         shared.endWrite()
+        shared.notifier.published()
     }
 
     /// Discards the open write transaction: every change made in it is undone, and objects

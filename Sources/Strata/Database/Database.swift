@@ -88,6 +88,10 @@ public final class Database {
     /// The schema of the class last added (writes only: a live database is used by one thread).
     /// (Kept alive by `schemas`.)
     @exclusivity(unchecked) unowned(unsafe) var lastAddedSchema: ObjectSchema?
+    /// Set while a change notification is computed and delivered through this (live) database
+    /// on its delivery queue: reads stay at the version the change was computed for, as a Realm
+    /// does not advance during a notification callback (see `ChangeObserver`).
+    @exclusivity(unchecked) var holdsVersion = false
     /// The number of writes begun on this database.
     var writeCount = 0
     /// The serial numbers of the writes that were cancelled after adding objects; those
@@ -173,7 +177,7 @@ public final class Database {
 
     /// The version stamp reads cache against; refreshes a live view to the latest commit.
     func readVersion() -> Int {
-        if !isFrozen, transaction == nil, store.sequence != pinnedSequence {
+        if !isFrozen, !holdsVersion, transaction == nil, store.sequence != pinnedSequence {
             snapshot = shared.store.snapshot()
             version += 1
         }

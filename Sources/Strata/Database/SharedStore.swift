@@ -14,6 +14,8 @@ final class SharedStore: @unchecked Sendable {
     let name: String
     private let catalog: Locked<Catalog>
     private let writer = WriterLock()
+    /// The change observers of these files in this process, told of each commit.
+    let notifier = CommitNotifier()
 
     private static let open = Locked<[String: WeakSharedStore]>([:])
 

@@ -51,6 +51,9 @@ protocol PropertyAccessing: Sendable {
     func linkingPropertyName(of object: ObjectBase) -> String?
     /// Decodes the property's value into an unmanaged object.
     func decodeUnmanaged(_ object: ObjectBase, from decoder: any Decoder) throws
+    /// The Swift value of a stored plain field (not a collection or an embedded object), read
+    /// through `context` (a link resolves there): what change notifications report.
+    func value(of field: FieldValue, context: Database?) -> Any
 }
 
 /// (Three words at most, so that an accessor is held inline in an existential: copying one
@@ -141,6 +144,10 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
 
     func defaultField() -> FieldValue {
         (try? Value._strataDefault()._strataWrite(nil)) ?? .null
+    }
+
+    func value(of field: FieldValue, context: Database?) -> Any {
+        Value._strataRead(field, context)
     }
 
     func value(of object: ObjectBase) -> Any {

@@ -1,0 +1,54 @@
+import Dispatch
+import StrataStorage
+
+extension Results {
+    /// Calls `block` with the results now, then after each commit that changes them — by any
+    /// `Database` of the same files in this process — with what changed, as Realm's
+    /// `Results.observe(keyPaths:on:_:)`.
+    ///
+    /// ```swift
+    /// let token = db.objects(Dog.self).where { $0.age > 2 }.sorted(by: \.name).observe { change in
+    ///     if case .update(_, let deletions, let insertions, let modifications) = change {
+    ///         print(deletions, insertions, modifications)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The first delivery is ``CollectionChange/initial(_:)``; each later one an
+    /// ``CollectionChange/update(_:deletions:insertions:modifications:)`` against the previous
+    /// delivery: deletions and modifications index the previous results, insertions the new
+    /// ones. A commit that changes neither which objects match, nor their order, nor an observed
+    /// property of one of them delivers nothing. Commits made while a delivery is queued are
+    /// delivered together (one delivery covers them); deliveries come in commit order.
+    ///
+    /// The results the block gets are read through a `Database` Strata opens for the queue and
+    /// may be used there (on the queue, during and after the callback).
+    ///
+    /// - Parameters:
+    ///   - keyPaths: the properties whose changes make an object count as modified (`nil`:
+    ///     any stored property of the object itself). A key path through links (`"dog.age"`,
+    ///     `"dogs.age"`) counts the link and the named property of the objects it leads to.
+    ///   - queue: a serial queue to deliver on; `nil` delivers on a serial queue Strata owns,
+    ///     shared by every observer without one.
+    ///   - block: called on the queue; gets ``CollectionChange/error(_:)`` (and nothing after it)
+    ///     for frozen results, an unknown property in `keyPaths`, or a database that cannot be
+    ///     opened on the queue.
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here; each delivery re-runs the query and reads the matching records.
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (CollectionChange<Results<Element>>) -> Void
+    ) -> NotificationToken {
+        let notifier = database.shared.notifier
+        guard !database.isFrozen else {
+            let error = StrataError(.invalidArgument, "frozen results never change: they cannot be observed")
+            return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
+                FailedObservationWorker { block(.error(error)) }
+            })
+        }
+        let (configuration, handover) = (database.configuration, _ThreadSafeHandover(query: query))
+        return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
+            ResultsObservationWorker(configuration: configuration, handover: handover, keyPaths: keyPaths, block: block)
+        })
+    }
+}
