@@ -27,3 +27,15 @@ public enum CollectionChange<Collection> {
     /// The observation could not start or go on; no delivery follows.
     case error(any Error)
 }
+
+extension CollectionChange {
+    /// The same change carrying `transform(collection)` (an error carries none).
+    func mapCollection(_ transform: (Collection) -> Collection) -> CollectionChange {
+        switch self {
+        case .initial(let collection): return .initial(transform(collection))
+        case .update(let collection, let deletions, let insertions, let modifications):
+            return .update(transform(collection), deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error): return .error(error)
+        }
+    }
+}

@@ -44,6 +44,37 @@ struct CollectionChangeSet: Equatable, Sendable {
         return changes
     }
 
+    /// These changes with each deletion and insertion that sit at the same place between the
+    /// elements that stayed paired up as a modification of the deleted element's position —
+    /// how a collection of values reports a value replaced in place (`list[2] = 7`), which has
+    /// no identity to follow. Pairs are made in order within each run of changed positions;
+    /// the rest stay deletions or insertions.
+    /// - Complexity: O(d + i) for d deletions and i insertions.
+    func pairingReplacements() -> CollectionChangeSet {
+        var paired = CollectionChangeSet(modifications: modifications)
+        var (deletion, insertion) = (0, 0)
+        // A position's gap is how many kept elements come before it.
+        while deletion < deletions.count, insertion < insertions.count {
+            let deletedGap = deletions[deletion] - deletion
+            let insertedGap = insertions[insertion] - insertion
+            if deletedGap == insertedGap {
+                paired.modifications.append(deletions[deletion])
+                deletion += 1
+                insertion += 1
+            } else if deletedGap < insertedGap {
+                paired.deletions.append(deletions[deletion])
+                deletion += 1
+            } else {
+                paired.insertions.append(insertions[insertion])
+                insertion += 1
+            }
+        }
+        paired.deletions += deletions[deletion...]
+        paired.insertions += insertions[insertion...]
+        paired.modifications.sort()
+        return paired
+    }
+
     /// Which of `values` (nil: no value) form a longest strictly increasing run of the
     /// non-nil ones, in order (patience sorting with back links).
     private static func longestIncreasingRun(of values: [Int?]) -> [Bool] {

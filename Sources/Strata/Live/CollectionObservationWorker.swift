@@ -1,25 +1,25 @@
 import StrataStorage
 
-/// The work of one `List`, `MutableSet` or `LinkingObjects` observer on its delivery queue: it
-/// reads the collection again, in a database of its own (confined to the queue), at each run,
-/// and diffs its elements' keys (in collection order, a key more than once in a list) and
-/// observed fields against its previous delivery, as `ResultsObservationWorker` does.
+/// The work of one `List`, `MutableSet`, `Map` or `LinkingObjects` observer on its delivery
+/// queue: it reads the collection again, in a database of its own (confined to the queue), at
+/// each run, and compares its elements (`ObservedElements`: identities in order and observed
+/// stored values) with those of its previous delivery.
 ///
-/// When the collection's owner is deleted the observation ends with `.error`
-/// (`.objectInvalidated`).
-final class CollectionObservationWorker<C: ThreadConfined & Sequence>: ObservationWorker where C.Element: Object {
+/// When the collection's owner is deleted the observation ends with the collection's failure
+/// delivery (`.objectInvalidated`).
+final class CollectionObservationWorker<C: ObservableCollection>: ObservationWorker {
     private let configuration: Database.Configuration
     private let handover: _ThreadSafeHandover
     private let keyPaths: [String]?
-    private let block: (CollectionChange<C>) -> Void
+    private let block: (C.Change) -> Void
     private var database: Database?
-    private var observed: ObservedProperties?
-    private var keys: [ObjectKey] = []
-    private var values: [ObjectKey: [FieldValue]] = [:]
+    /// What elements' properties count (nil: the elements are values); set at the start.
+    private var observed: ObservedProperties??
+    private var elements = ObservedElements()
     private var version = -1
 
     init(configuration: Database.Configuration, handover: _ThreadSafeHandover, keyPaths: [String]?,
-         block: @escaping (CollectionChange<C>) -> Void) {
+         block: @escaping (C.Change) -> Void) {
         self.configuration = configuration
         self.handover = handover
         self.keyPaths = keyPaths
@@ -38,36 +38,29 @@ final class CollectionObservationWorker<C: ThreadConfined & Sequence>: Observati
             guard let collection = C._strataResolve(handover, in: database) else {
                 throw StrataError(.objectInvalidated, "the observed collection's object was deleted")
             }
-            let observed = try self.observed ?? ObservedProperties(keyPaths: keyPaths, schema: schema(in: database))
             let isFirst = self.observed == nil
+            let observed = try self.observed ?? observedProperties(in: database)
             self.observed = observed
-            let (oldKeys, oldValues) = (keys, values)
-            keys = collection.compactMap { $0._strataState?.key }
-            values.removeAll(keepingCapacity: true)
-            for element in collection {
-                guard let state = element._strataState, values[state.key] == nil else { continue }
-                values[state.key] = database.loadFields(state.key, schema: state.schema).map { observed.project($0, in: database) }
-            }
-            if isFirst {
-                if !isCancelled() { block(.initial(collection)) }
-                return true
-            }
-            var modified: Set<ObjectKey> = []
-            for (key, value) in values where oldValues[key].map({ $0 != value }) ?? false { modified.insert(key) }
-            let changes = CollectionChangeSet.between(oldKeys, keys, modified: modified)
-            guard !changes.isEmpty, !isCancelled() else { return true }
-            block(.update(collection, deletions: changes.deletions, insertions: changes.insertions, modifications: changes.modifications))
+            let old = elements
+            elements = collection.observedElements(observed)
+            let change = isFirst ? C.initialChange(collection) : C.change(collection, from: old, to: elements)
+            if let change, !isCancelled() { block(change) }
             return true
         } catch {
-            if !isCancelled() { block(.error(error)) }
+            if !isCancelled() { block(C.failure(error)) }
             return false
         }
     }
 
-    private func schema(in database: Database) throws -> ObjectSchema {
-        guard let schema = database.schemas.schema(for: C.Element.self) else {
-            throw StrataError(.invalidArgument, "\(C.Element.self) is not one of the database's objectTypes")
+    /// What counts as a change of an element: the named (or all stored) properties of the
+    /// objects held; nothing for values, which change only by being replaced.
+    private func observedProperties(in database: Database) throws -> ObservedProperties? {
+        guard let schema = C.elementSchema(in: database) else {
+            guard keyPaths?.isEmpty ?? true else {
+                throw StrataError(.invalidArgument, "a collection of values has no properties to observe (key paths \(keyPaths ?? []))")
+            }
+            return nil
         }
-        return schema
+        return try ObservedProperties(keyPaths: keyPaths, schema: schema)
     }
 }

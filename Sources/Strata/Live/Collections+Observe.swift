@@ -1,37 +1,53 @@
 import Dispatch
 import StrataStorage
 
-extension ThreadConfined where Self: Sequence, Element: Object {
+extension ObservableCollection {
     /// Registers a `CollectionObservationWorker` for this collection (see `List.observe`).
     func observeCollection(
-        database: Database?, keyPaths: [String]?, queue: DispatchQueue?,
-        _ block: @escaping (CollectionChange<Self>) -> Void
+        database: Database?, keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (Change) -> Void
     ) -> NotificationToken {
         let notifier = database?.shared.notifier ?? CommitNotifier()
+        return NotificationToken(observer: ChangeObserver(
+            notifier: notifier, queue: queue, makeWorker: collectionObservation(database: database, keyPaths: keyPaths, block)))
+    }
+
+    /// The changes of this collection as an `AsyncSequence`, collections frozen (see
+    /// `List.changes`).
+    func collectionChanges(database: Database?, keyPaths: [String]?) -> ChangeSequence<Change> {
+        ChangeSequence(notifier: database?.shared.notifier ?? CommitNotifier()) { deliver in
+            collectionObservation(database: database, keyPaths: keyPaths) { deliver(Self.frozen($0)) }
+        }
+    }
+
+    /// What makes the worker of an observation of this collection delivering to `block`.
+    private func collectionObservation(
+        database: Database?, keyPaths: [String]?, _ block: @escaping (Change) -> Void
+    ) -> () -> any ObservationWorker {
         do {
             let handover = try _strataHandover()
             guard let database, !isFrozen else {
                 throw StrataError(.invalidArgument, "a frozen collection never changes: it cannot be observed")
             }
             let configuration = database.configuration
-            return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
-                CollectionObservationWorker(configuration: configuration, handover: handover, keyPaths: keyPaths, block: block)
-            })
+            return { CollectionObservationWorker<Self>(configuration: configuration, handover: handover, keyPaths: keyPaths, block: block) }
         } catch {
-            return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
-                FailedObservationWorker { block(.error(error)) }
-            })
+            return { FailedObservationWorker { block(Self.failure(error)) } }
         }
     }
 }
 
-extension List where Element: Object {
+extension List {
     /// Calls `block` with the list now, then after each commit that changes it — which objects
     /// it holds, their order, or an observed property of one — with what changed, as Realm's
     /// `List.observe(keyPaths:on:_:)`. Deliveries, queues, key paths and buffering are as
     /// ``Results/observe(keyPaths:on:_:)``'s; an object the list holds twice is matched
     /// occurrence by occurrence. When the list's owner is deleted, the observation ends with
     /// ``CollectionChange/error(_:)``.
+    ///
+    /// A list of embedded objects reports an object modified when one of its observed fields
+    /// changed. A list of values (`List<Int>`) has no properties to observe (`keyPaths` must
+    /// be nil or empty): a value replaced in place (`list[2] = 7`) is a modification at its
+    /// position, and equal values are matched as in a list of objects held twice.
     ///
     /// ```swift
     /// let token = ann.dogs.observe(keyPaths: ["age"]) { (change: CollectionChange<List<Dog>>) in
@@ -48,7 +64,7 @@ extension List where Element: Object {
     }
 }
 
-extension MutableSet where Element: Object {
+extension MutableSet {
     /// Calls `block` with the set now, then after each commit that changes it, as
     /// ``List/observe(keyPaths:on:_:)`` (indexes are positions in the set's order).
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
@@ -69,6 +85,27 @@ extension LinkingObjects {
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (CollectionChange<LinkingObjects<Element>>) -> Void
+    ) -> NotificationToken {
+        observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
+    }
+}
+
+extension Map {
+    /// Calls `block` with the map now, then after each commit that changes it — which keys it
+    /// holds, their values, or an observed property of an object it holds — with the keys
+    /// removed, added and changed, as Realm's `Map.observe(keyPaths:on:_:)`. Deliveries, queues,
+    /// key paths (of the objects a map of objects holds; nil or empty for values) and buffering
+    /// are as ``Results/observe(keyPaths:on:_:)``'s. When the map's owner is deleted, the
+    /// observation ends with ``MapChange/error(_:)``.
+    ///
+    /// ```swift
+    /// let token = ann.nicknames.observe { (change: MapChange<Map<String, String>>) in print(change) }
+    /// ```
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here; each delivery reads the map and its objects' records.
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (MapChange<Map<Key, Value>>) -> Void
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }

@@ -35,34 +35,50 @@ extension Object {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (ObjectChange<T>) -> Void
     ) -> NotificationToken {
-        guard let state = _strataState else {
-            let error = _ThreadSafeHandover.unmanaged("object")
-            let observer = ChangeObserver(notifier: CommitNotifier(), queue: queue) {
-                FailedObservationWorker { block(.error(error)) }
-            }
-            return NotificationToken(observer: observer)
-        }
-        let notifier = state.database.shared.notifier
-        let handover: _ThreadSafeHandover
-        let fields: [FieldValue]
+        let notifier = _strataState?.database.shared.notifier ?? CommitNotifier()
+        return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
+    }
+
+    /// What makes the worker of an observation of this object delivering to `block`. The
+    /// observed values are read here, at the caller's version (links followed too): a commit
+    /// made before the worker starts on its queue is then a change.
+    func observation<T: ObjectBase>(keyPaths: [String]?, _ block: @escaping (ObjectChange<T>) -> Void) -> () -> any ObservationWorker {
         do {
+            guard let state = _strataState else { throw _ThreadSafeHandover.unmanaged("object") }
             guard !state.database.isFrozen else {
                 throw StrataError(.invalidArgument, "a frozen object never changes: it cannot be observed")
             }
-            handover = try _ThreadSafeHandover(object: state)
-            // Read here, at the caller's version (links followed too): a commit made before the
-            // worker starts on the queue is then a change.
-            fields = try ObservedProperties(keyPaths: keyPaths, schema: state.schema)
+            let handover = try _ThreadSafeHandover(object: state)
+            let fields = try ObservedProperties(keyPaths: keyPaths, schema: state.schema)
                 .project(state.currentFields() ?? [], in: state.database)
+            let configuration = state.database.configuration
+            return {
+                ObjectObservationWorker(
+                    configuration: configuration, handover: handover, keyPaths: keyPaths, registeredValues: fields, block: block)
+            }
         } catch {
-            return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
-                FailedObservationWorker { block(.error(error)) }
-            })
+            return { FailedObservationWorker { block(.error(error)) } }
         }
-        let configuration = state.database.configuration
-        return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
-            ObjectObservationWorker(
-                configuration: configuration, handover: handover, keyPaths: keyPaths, registeredValues: fields, block: block)
-        })
+    }
+}
+
+extension ThreadConfined where Self: Object {
+    /// The changes of this object as an `AsyncSequence` (see ``ChangeSequence``): what
+    /// ``Object/observe(keyPaths:on:_:)`` delivers, the object (and each linked object among
+    /// the property values) frozen at the change's version.
+    ///
+    /// ```swift
+    /// for await change in rex.changes(keyPaths: ["age"]) {
+    ///     if case .change(let dog, _) = change { print(dog.age) }
+    /// }
+    /// ```
+    /// - Parameter keyPaths: the properties that notify (`nil`: every stored property of the
+    ///   object itself).
+    /// - Complexity: O(1) here (reading the object's observed values); each change reads its
+    ///   record.
+    public func changes(keyPaths: [String]? = nil) -> ChangeSequence<ObjectChange<Self>> {
+        ChangeSequence(notifier: _strataState?.database.shared.notifier ?? CommitNotifier()) { deliver in
+            observation(keyPaths: keyPaths) { (change: ObjectChange<Self>) in deliver(change.frozen()) }
+        }
     }
 }

@@ -36,3 +36,24 @@ public struct PropertyChange {
     /// The value now (nil for a collection or embedded property).
     public let newValue: Any?
 }
+
+extension ObjectChange where T: Object {
+    /// The same change with the object, and each object among the values, frozen at the
+    /// version they were read at (the delivery's).
+    func frozen() -> ObjectChange {
+        guard case .change(let object, let properties) = self else { return self }
+        func frozen(_ value: Any?) -> Any? { (value as? Object)?.frozenCopy() ?? value }
+        return .change(object.frozenCopy() ?? object, properties.map {
+            PropertyChange(name: $0.name, oldValue: frozen($0.oldValue), newValue: frozen($0.newValue))
+        })
+    }
+}
+
+extension Object {
+    /// This object read through a frozen view of its database's current version; nil when it
+    /// is unmanaged or does not exist there.
+    func frozenCopy() -> Self? {
+        guard let state = _strataState else { return nil }
+        return state.database.freeze().frozenCopy(of: state.key, schema: state.schema, as: Self.self)
+    }
+}

@@ -39,16 +39,39 @@ extension Results {
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) -> NotificationToken {
-        let notifier = database.shared.notifier
+        NotificationToken(observer: ChangeObserver(
+            notifier: database.shared.notifier, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
+    }
+
+    /// The changes of these results as an `AsyncSequence` (see ``ChangeSequence``): what
+    /// ``observe(keyPaths:on:_:)`` delivers, with frozen results.
+    ///
+    /// ```swift
+    /// for await change in db.objects(Dog.self).changes {
+    ///     if case .update(let dogs, _, let insertions, _) = change { print(dogs.count, insertions) }
+    /// }
+    /// ```
+    /// - Complexity: O(1) here; each change re-runs the query, as a callback's does.
+    public var changes: ChangeSequence<CollectionChange<Results<Element>>> { changes(keyPaths: nil) }
+
+    /// The changes of these results, the objects' properties `keyPaths` names counting for
+    /// modifications, as an `AsyncSequence` (see ``changes``).
+    /// - Complexity: O(1) here; each change re-runs the query, as a callback's does.
+    public func changes(keyPaths: [String]?) -> ChangeSequence<CollectionChange<Results<Element>>> {
+        ChangeSequence(notifier: database.shared.notifier) { deliver in
+            observation(keyPaths: keyPaths) { deliver($0.mapCollection { $0.freeze() }) }
+        }
+    }
+
+    /// What makes the worker of an observation of these results delivering to `block`.
+    private func observation(
+        keyPaths: [String]?, _ block: @escaping (CollectionChange<Results<Element>>) -> Void
+    ) -> () -> any ObservationWorker {
         guard !database.isFrozen else {
             let error = StrataError(.invalidArgument, "frozen results never change: they cannot be observed")
-            return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
-                FailedObservationWorker { block(.error(error)) }
-            })
+            return { FailedObservationWorker { block(.error(error)) } }
         }
         let (configuration, handover) = (database.configuration, _ThreadSafeHandover(query: query))
-        return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
-            ResultsObservationWorker(configuration: configuration, handover: handover, keyPaths: keyPaths, block: block)
-        })
+        return { ResultsObservationWorker(configuration: configuration, handover: handover, keyPaths: keyPaths, block: block) }
     }
 }
