@@ -57,8 +57,8 @@ extension Results {
         trapping { try sectioned(by: block, checking: sortDescriptors) }
     }
 
-    /// Realm's protocol form of ``sectioned(by:sortDescriptors:)-(_,_)``, the block last.
-    /// - Precondition: as ``sectioned(by:sortDescriptors:)-(_,_)``.
+    /// Realm's protocol form of `sectioned(by:sortDescriptors:)`, the block last.
+    /// - Precondition: as `sectioned(by:sortDescriptors:)`.
     /// - Complexity: O(1); each evaluation sorts and computes every key: O(n log n).
     public func sectioned<Key: Hashable>(
         sortDescriptors: [SortDescriptor], _ keyBlock: @escaping (Element) -> Key
@@ -67,7 +67,7 @@ extension Results {
     }
 
     /// The objects sorted by `sortDescriptors`, then grouped by `block`, as
-    /// ``sectioned(by:sortDescriptors:)-(_,_)``, with an invalid key path reported as an error
+    /// `sectioned(by:sortDescriptors:)`, with an invalid key path reported as an error
     /// instead of stopping the program (for key paths that come from input). No sort
     /// descriptors keep the results' order (Realm raises an exception).
     /// - Throws: ``StrataError`` `.invalidQuery` when a key path is not one to one value.

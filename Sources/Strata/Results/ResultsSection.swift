@@ -15,6 +15,7 @@ public struct ResultsSection<Key: Hashable, Element: Object>: RandomAccessCollec
     let index: SectionIndex<Key, Element>
 
     /// The key every object of this section has.
+    /// - Complexity: O(1).
     public let key: Key
 
     init(index: SectionIndex<Key, Element>, key: Key) {
@@ -23,11 +24,14 @@ public struct ResultsSection<Key: Hashable, Element: Object>: RandomAccessCollec
     }
 
     /// The section's key (for `Identifiable`).
+    /// - Complexity: O(1).
     public var id: Key { key }
 
     /// The first position: 0.
+    /// - Complexity: O(1).
     public var startIndex: Int { 0 }
     /// One past the last position: the number of objects.
+    /// - Complexity: as ``count``.
     public var endIndex: Int { index.positions(of: key).count }
 
     /// The number of objects in the section.

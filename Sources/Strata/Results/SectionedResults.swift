@@ -27,8 +27,10 @@ public struct SectionedResults<Key: Hashable, Element: Object>: RandomAccessColl
     init(index: SectionIndex<Key, Element>) { self.index = index }
 
     /// The first position: 0.
+    /// - Complexity: O(1).
     public var startIndex: Int { 0 }
     /// One past the last position: the number of sections.
+    /// - Complexity: as ``count``.
     public var endIndex: Int { index.layout.sections.count }
 
     /// The number of sections.
@@ -68,6 +70,7 @@ public struct SectionedResults<Key: Hashable, Element: Object>: RandomAccessColl
     public var isFrozen: Bool { index.results.isFrozen }
 
     /// Always false: Strata's results are never invalidated (Realm's are when their Realm is).
+    /// - Complexity: O(1).
     public var isInvalidated: Bool { false }
 
     /// These sectioned results as of the latest commit (frozen ones: their own version), with
