@@ -31,7 +31,7 @@ final class SectionedChangeSetTests: XCTestCase {
             [(key: "a", items: [1]), (key: "b", items: [2, 3])], [(key: "b", items: [2, 3]), (key: "a", items: [1])], modified: [])
         XCTAssertEqual(changes.sectionsToDelete.count, 1)
         XCTAssertEqual(changes.sectionsToInsert.count, 1)
-        let moved = changes.sectionsToInsert.first!
+        guard let moved = changes.sectionsToInsert.first else { return XCTFail("no section inserted") }
         XCTAssertEqual(changes.insertions, (0..<(moved == 0 ? 2 : 1)).map { path(moved, $0) })
     }
 

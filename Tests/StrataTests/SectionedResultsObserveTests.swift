@@ -231,15 +231,24 @@ final class SectionedResultsObserveTests: DatabaseTestCase {
         try runRandom(seed: 12, keyPaths: ["age"]) { Values(name: "", age: $0.age, breed: nil) }
     }
 
+    /// Sections in the order of a sort by age: they change places as ages change, and a section
+    /// that moves is deleted and inserted.
+    func testRandomCommitsWithSectionsInTheOrderOfTheSort() throws {
+        try runRandom(seed: 13, keyPaths: nil, bySort: true) { $0 }
+    }
+
     /// Random commits (adds, deletes, renames that move dogs between sections, age and breed
     /// edits) against `where age > 2`, sectioned by first letter. The oracle: each delivery is
     /// the sections worked out by brute force; replaying its changes on the previous delivery
     /// gives it; and its modifications are kept objects whose observed values changed, every
     /// such object being modified or moved.
-    private func runRandom(seed: UInt64, keyPaths: [String]?, observed: @escaping (Values) -> Values) throws {
+    private func runRandom(seed: UInt64, keyPaths: [String]?, bySort: Bool = false, observed: @escaping (Values) -> Values) throws {
         let db = try open()
         let log = DeliveryLog<Delivery>()
-        let token = observe(db.objects(Dog.self).where { $0.age > 2 }.sectioned(by: \.firstLetter), keyPaths: keyPaths, into: log)
+        let matches = db.objects(Dog.self).where { $0.age > 2 }
+        let sections = bySort
+            ? matches.sectioned(by: \.firstLetter, sortDescriptors: ["age", "name"]) : matches.sectioned(by: \.firstLetter)
+        let token = observe(sections, keyPaths: keyPaths, into: log)
         var random = SplitMix64(seed: seed)
         var serial = 0
         func freshName() -> String {
@@ -273,15 +282,15 @@ final class SectionedResultsObserveTests: DatabaseTestCase {
             log.wait { $0.last?.dogs[marker._id]?.age == 100 + round }
         }
         token.invalidate()
-        checkRandom(log.all, marker: marker._id, observed: observed)
+        checkRandom(log.all, marker: marker._id, bySort: bySort, observed: observed)
     }
 
-    private func checkRandom(_ deliveries: [Delivery], marker: ObjectId, observed: (Values) -> Values) {
+    private func checkRandom(_ deliveries: [Delivery], marker: ObjectId, bySort: Bool, observed: (Values) -> Values) {
         XCTAssertGreaterThan(deliveries.count, 60)
         var previous: Delivery?
-        var (movedSections, modifiedOthers, itemDeletions) = (0, 0, 0)
+        var (movedSections, modifiedOthers, itemDeletions, reordered) = (0, 0, 0, 0)
         for delivery in deliveries {
-            XCTAssertEqual(delivery.sections, Self.bruteForce(delivery.dogs), "the delivered sections are the query's answer")
+            XCTAssertEqual(delivery.sections, Self.bruteForce(delivery.dogs, bySort: bySort), "the delivered sections are the query's answer")
             defer { previous = delivery }
             guard let previous else { continue }
             XCTAssertEqual(Self.replay(delivery, on: previous.sections), delivery.sections,
@@ -300,17 +309,26 @@ final class SectionedResultsObserveTests: DatabaseTestCase {
             XCTAssertEqual(delivery.modifications, changed, "modifications are the kept objects whose observed values changed")
             modifiedOthers += changed.filter { previous.sections[$0.section].ids[$0.item] != marker }.count
             movedSections += delivery.sectionsToInsert.count + delivery.sectionsToDelete.count
+            let keptKeys = Set(previous.sections.map(\.key)).intersection(delivery.sections.map(\.key))
+            if previous.sections.map(\.key).filter(keptKeys.contains) != delivery.sections.map(\.key).filter(keptKeys.contains) {
+                reordered += 1
+            }
             itemDeletions += delivery.deletions.count
         }
         // The oracle is not vacuous.
         XCTAssertGreaterThan(movedSections, 0)
         XCTAssertGreaterThan(modifiedOthers, 0)
         XCTAssertGreaterThan(itemDeletions, 0)
+        if bySort { XCTAssertGreaterThan(reordered, 0, "sections changed places") }
     }
 
-    /// The sections of `where age > 2`, sorted by name, by first letter.
-    private static func bruteForce(_ dogs: [ObjectId: Values]) -> [Delivery.Section] {
-        let matches = dogs.filter { $0.value.age > 2 }.sorted { $0.value.name.utf8.lexicographicallyPrecedes($1.value.name.utf8) }
+    /// The sections of `where age > 2` by first letter: sorted by name, sections by key; or
+    /// (`bySort`) sorted by age then name, sections in the order they first come.
+    private static func bruteForce(_ dogs: [ObjectId: Values], bySort: Bool) -> [Delivery.Section] {
+        let matches = dogs.filter { $0.value.age > 2 }.sorted { lhs, rhs in
+            if bySort, lhs.value.age != rhs.value.age { return lhs.value.age < rhs.value.age }
+            return lhs.value.name.utf8.lexicographicallyPrecedes(rhs.value.name.utf8)
+        }
         var sections: [Delivery.Section] = []
         for (id, values) in matches {
             let key = String(values.name.prefix(1))
@@ -320,7 +338,7 @@ final class SectionedResultsObserveTests: DatabaseTestCase {
                 sections.append(Delivery.Section(key: key, ids: [id]))
             }
         }
-        return sections.sorted { $0.key < $1.key }
+        return bySort ? sections : sections.sorted { $0.key < $1.key }
     }
 
     /// A table view's batch update: item deletions, section deletions, section insertions
