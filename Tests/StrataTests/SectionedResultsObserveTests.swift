@@ -221,6 +221,27 @@ final class SectionedResultsObserveTests: DatabaseTestCase {
         XCTAssertEqual(db.shared.notifier.count, 0)
     }
 
+    func testABurstOfCommitsIsOneDeliveryOnTheGivenQueue() throws {
+        let db = try openWithFruit()
+        let queue = DispatchQueue(label: "sections-burst")
+        let log = DeliveryLog<Delivery>()
+        let token = db.objects(Dog.self).sectioned(by: \.firstLetter).observe(on: queue) { change in
+            dispatchPrecondition(condition: .onQueue(queue))
+            if let delivery = Self.summary(change, sectionsOf: { Array($0) }) { log.append(delivery) }
+        }
+        log.wait { $0.count == 1 }
+        let held = DispatchSemaphore(value: 0)
+        queue.async { held.wait() }
+        for name in ["egg", "dart", "ant", "bee"] { try db.write { try add(name, to: db) } }
+        held.signal()
+        queue.sync {}
+        XCTAssertEqual(log.all.count, 2)
+        XCTAssertEqual(log.all[1].names, [["ant", "apple"], ["banana", "bee", "box"], ["chalk"], ["dart"], ["egg"]])
+        XCTAssertEqual(log.all[1].sectionsToInsert, [3, 4])
+        XCTAssertEqual(log.all[1].insertions, [path(0, 0), path(1, 1), path(3, 0), path(4, 0)])
+        token.invalidate()
+    }
+
     // MARK: Random commits
 
     func testRandomCommitsWithEveryPropertyObserved() throws {
