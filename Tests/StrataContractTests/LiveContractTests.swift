@@ -2,9 +2,10 @@ import Foundation
 import Strata
 import XCTest
 
-/// Issue 12's contract for crossing threads and freezing (`LiveContractSnippet.swift`) and for
-/// the token-based notifications (`NotificationContractSnippet.swift`) run on a small database
-/// of the tour's models, as a client would call them.
+/// Issue 12's contract for crossing threads, freezing and sectioned results
+/// (`LiveContractSnippet.swift`) and for the token-based notifications
+/// (`NotificationContractSnippet.swift`) run on a small database of the tour's models, as a
+/// client would call them.
 final class LiveContractTests: ContractTestCase {
     /// A tour database holding Ann, whose dogs are Rex.
     private func annWithRex() throws -> (Database, Person, Dog) {
@@ -29,5 +30,11 @@ final class LiveContractTests: ContractTestCase {
     func testTheNotificationContractRuns() throws {
         let (db, ann, rex) = try annWithRex()
         notifications(db, ann: ann, rex: rex)
+    }
+
+    func testTheSectionedResultsContractRuns() throws {
+        let (db, _, _) = try annWithRex()
+        sectionedNotifications(db)
+        XCTAssertEqual(db.objects(Dog.self).sectioned(by: \.firstLetter).allKeys, ["R"])
     }
 }

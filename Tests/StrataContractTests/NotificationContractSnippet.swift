@@ -2,7 +2,8 @@ import Foundation
 import Strata
 
 // Issue 12's contract, item 1, the token-based callbacks on Results, List and objects,
-// verbatim. (Database.observe, the AsyncSequence forms and sectioned results are not done yet.)
+// verbatim. (Database.observe and the AsyncSequence forms are not done yet; sectioned results
+// are in LiveContractSnippet.swift.)
 func notifications(_ db: Database, ann: Person, rex: Dog) {
     // Collections: a token-based callback, as in Realm.
     let token: NotificationToken = db.objects(Dog.self).where { $0.age > 2 }.observe { change in
