@@ -197,4 +197,30 @@ final class ChangeSequenceTests: DatabaseTestCase {
         XCTAssertEqual(log.all, [])
         token.invalidate()
     }
+
+    func testSectionedResultsChangesAreFrozenSections() async throws {
+        let configuration = try dogsDatabase().configuration
+        try await bounded {
+            let db = try Database(configuration: configuration)
+            try Self.addDog("Rex", age: 1, to: db)
+            var changes = db.objects(NDog.self).sectioned(by: \.initial).changes.makeAsyncIterator()
+            guard case .initial(let first)? = await changes.next() else { return XCTFail("no initial delivery") }
+            XCTAssertEqual(first.allKeys, ["R"])
+            try Self.addDog("Bo", age: 1, to: db)
+            guard case .update(let sections, let deletions, let insertions, _, let sectionsToInsert, let sectionsToDelete)? =
+                    await changes.next()
+            else { return XCTFail("no update") }
+            XCTAssertTrue(sections.isFrozen)
+            XCTAssertEqual(sections.allKeys, ["B", "R"])
+            XCTAssertEqual(deletions, [])
+            XCTAssertEqual(insertions, [IndexPath(item: 0, section: 0)])
+            XCTAssertEqual(Array(sectionsToInsert), [0])
+            XCTAssertEqual(Array(sectionsToDelete), [])
+        }
+    }
+}
+
+extension NDog {
+    /// The first letter of the name (sectioned results' key).
+    var initial: String { String(name.prefix(1)) }
 }

@@ -37,6 +37,23 @@ extension SectionedResults {
     ) -> NotificationToken {
         index.observe(keyPaths: keyPaths, queue: queue, filter: nil, wrap: { SectionedResults(index: $0) }, block)
     }
+
+    /// The changes of these sectioned results as an `AsyncSequence` (see ``ChangeSequence``):
+    /// what ``observe(keyPaths:on:_:)`` delivers, with frozen sectioned results. Their key
+    /// function, yours, then also runs in the iterating task.
+    /// - Complexity: O(1) here; each change costs what a callback's delivery does.
+    public var changes: ChangeSequence<SectionedResultsChange<SectionedResults<Key, Element>>> { changes(keyPaths: nil) }
+
+    /// The changes of these sectioned results, the objects' properties `keyPaths` names
+    /// counting for modifications (see ``changes``).
+    /// - Complexity: O(1) here; each change costs what a callback's delivery does.
+    public func changes(keyPaths: [String]?) -> ChangeSequence<SectionedResultsChange<SectionedResults<Key, Element>>> {
+        ChangeSequence(notifier: index.results.database.shared.notifier) { deliver in
+            index.observation(keyPaths: keyPaths, filter: nil, wrap: { SectionedResults(index: $0) }) {
+                deliver($0.mapCollection { $0.freeze() })
+            }
+        }
+    }
 }
 
 extension ResultsSection {
@@ -56,6 +73,23 @@ extension ResultsSection {
         return index.observe(keyPaths: keyPaths, queue: queue, filter: SectionFilter(key: key),
                              wrap: { ResultsSection(index: $0, key: key) }, block)
     }
+
+    /// The changes of this section as an `AsyncSequence` (see ``ChangeSequence``): what
+    /// ``observe(keyPaths:on:_:)`` delivers, with frozen sections.
+    /// - Complexity: O(1) here; each change costs what the whole sectioned results' does.
+    public var changes: ChangeSequence<SectionedResultsChange<ResultsSection<Key, Element>>> { changes(keyPaths: nil) }
+
+    /// The changes of this section, the objects' properties `keyPaths` names counting for
+    /// modifications (see ``changes``).
+    /// - Complexity: O(1) here; each change costs what the whole sectioned results' does.
+    public func changes(keyPaths: [String]?) -> ChangeSequence<SectionedResultsChange<ResultsSection<Key, Element>>> {
+        let key = self.key
+        return ChangeSequence(notifier: index.results.database.shared.notifier) { deliver in
+            index.observation(keyPaths: keyPaths, filter: SectionFilter(key: key), wrap: { ResultsSection(index: $0, key: key) }) {
+                deliver($0.mapCollection { $0.freeze() })
+            }
+        }
+    }
 }
 
 extension SectionIndex {
@@ -65,20 +99,27 @@ extension SectionIndex {
         keyPaths: [String]?, queue: DispatchQueue?, filter: SectionFilter<Key>?,
         wrap: @escaping (SectionIndex) -> Delivered, _ block: @escaping (SectionedResultsChange<Delivered>) -> Void
     ) -> NotificationToken {
+        NotificationToken(observer: ChangeObserver(
+            notifier: results.database.shared.notifier, queue: queue,
+            makeWorker: observation(keyPaths: keyPaths, filter: filter, wrap: wrap, block)))
+    }
+
+    /// What makes the worker of an observation of these sections delivering to `block`.
+    func observation<Delivered>(
+        keyPaths: [String]?, filter: SectionFilter<Key>?,
+        wrap: @escaping (SectionIndex) -> Delivered, _ block: @escaping (SectionedResultsChange<Delivered>) -> Void
+    ) -> () -> any ObservationWorker {
         let database = results.database
-        let notifier = database.shared.notifier
         guard !database.isFrozen else {
             let error = StrataError(.invalidArgument, "frozen sectioned results never change: they cannot be observed")
-            return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
-                FailedObservationWorker { block(.error(error)) }
-            })
+            return { FailedObservationWorker { block(.error(error)) } }
         }
         let (configuration, handover) = (database.configuration, _ThreadSafeHandover(query: results.query))
         let (sectionKey, order) = (self.sectionKey, self.order)
-        return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue) {
+        return {
             SectionedResultsObservationWorker(
                 configuration: configuration, handover: handover, keyPaths: keyPaths, sectionKey: sectionKey,
                 order: order, filter: filter, wrap: wrap, block: block)
-        })
+        }
     }
 }

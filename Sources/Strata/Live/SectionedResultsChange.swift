@@ -33,3 +33,16 @@ public enum SectionedResultsChange<Collection> {
     /// it raises an exception instead.)
     case error(any Error)
 }
+
+extension SectionedResultsChange {
+    /// The same change carrying `transform(collection)` (an error carries none).
+    func mapCollection(_ transform: (Collection) -> Collection) -> SectionedResultsChange {
+        switch self {
+        case .initial(let collection): return .initial(transform(collection))
+        case .update(let collection, let deletions, let insertions, let modifications, let sectionsToInsert, let sectionsToDelete):
+            return .update(transform(collection), deletions: deletions, insertions: insertions, modifications: modifications,
+                           sectionsToInsert: sectionsToInsert, sectionsToDelete: sectionsToDelete)
+        case .error(let error): return .error(error)
+        }
+    }
+}
