@@ -22,26 +22,48 @@ struct CollectionChangeSet: Equatable, Sendable {
     /// The changes that turn `old` into `new` (each an object's key, in collection order, a key
     /// possibly more than once, as in a list), with the objects `modified` reported as
     /// modifications where they stay.
-    /// - Complexity: O((m + n) log n) for m old and n new elements.
+    /// - Complexity: O(m + n) to set aside the elements both start and end with, plus
+    ///   O((m' + n') log n') for the m' old and n' new elements between, plus O(n·k) for k
+    ///   modified objects (O(n) when k is large).
     static func between<Key: Hashable>(_ old: [Key], _ new: [Key], modified: Set<Key>) -> CollectionChangeSet {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+              old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        var changes = middle(old[prefix..<(old.count - suffix)], new[prefix..<(new.count - suffix)])
+        var keptOld = [Bool](repeating: true, count: old.count)
+        for position in changes.deletions { keptOld[position] = false }
+        changes.modifications = positions(of: modified, in: old, where: keptOld)
+        return changes
+    }
+
+    /// The deletions and insertions (positions in the whole collections) that turn the old
+    /// elements `old` into the new ones `new` (slices of them at the same start).
+    private static func middle<Key: Hashable>(_ old: ArraySlice<Key>, _ new: ArraySlice<Key>) -> CollectionChangeSet {
         // Each new element is matched with the first unmatched old element of the same key.
         var unmatched: [Key: [Int]] = [:]
-        for (position, key) in old.enumerated().reversed() { unmatched[key, default: []].append(position) }
+        for (position, key) in zip(old.indices, old).reversed() { unmatched[key, default: []].append(position) }
         let matches = new.map { key in unmatched[key]?.popLast() }
         let kept = longestIncreasingRun(of: matches)
-        var keptOld = [Bool](repeating: false, count: old.count)
+        var keptOld: Set<Int> = []
         var changes = CollectionChangeSet()
-        for (position, match) in matches.enumerated() {
-            if kept[position], let match { keptOld[match] = true } else { changes.insertions.append(position) }
+        for (offset, match) in matches.enumerated() {
+            if kept[offset], let match { keptOld.insert(match) } else { changes.insertions.append(new.startIndex + offset) }
         }
-        for position in old.indices {
-            if !keptOld[position] {
-                changes.deletions.append(position)
-            } else if modified.contains(old[position]) {
-                changes.modifications.append(position)
-            }
-        }
+        changes.deletions = old.indices.filter { !keptOld.contains($0) }
         return changes
+    }
+
+    /// The positions of `old` that `keep` marks and whose element is one of `modified`.
+    private static func positions<Key: Hashable>(of modified: Set<Key>, in old: [Key], where keep: [Bool]) -> [Int] {
+        guard !modified.isEmpty else { return [] }
+        if modified.count <= 8 {
+            // A few modified objects: comparing is cheaper than hashing every element.
+            let few = Array(modified)
+            return old.indices.filter { keep[$0] && few.contains(old[$0]) }
+        }
+        return old.indices.filter { keep[$0] && modified.contains(old[$0]) }
     }
 
     /// These changes with each deletion and insertion that sit at the same place between the

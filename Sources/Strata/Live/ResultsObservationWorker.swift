@@ -5,7 +5,10 @@ import StrataStorage
 /// against its previous delivery.
 ///
 /// It keeps the keys and observed fields of the objects it delivered last: O(n) memory for n
-/// matches, and each delivery after a commit re-runs the query and reads the n records.
+/// matches. A delivery re-runs the query (on the class's columns when it can), then reads again
+/// only the records of the objects the commits changed, found by diffing the class's keyspace
+/// between the two versions (`Snapshot.Entries.changes(since:)`); when a key path goes through a
+/// link, a change of a linked object counts too, so it reads every match's record again.
 final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     private let configuration: Database.Configuration
     private let handover: _ThreadSafeHandover
@@ -15,6 +18,8 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     private var observed = ObservedProperties(paths: [])
     private var keys: [ObjectKey] = []
     private var values: [ObjectKey: [FieldValue]] = [:]
+    /// The class's keyspace at the last delivery.
+    private var entries: Snapshot.Entries?
     private var version = -1
 
     init(configuration: Database.Configuration, handover: _ThreadSafeHandover, keyPaths: [String]?,
@@ -32,10 +37,10 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         database.holdsVersion = true
         defer { database.holdsVersion = false }
         let (oldKeys, oldValues) = (keys, values)
-        capture(results)
+        let changed = capture(results)
         var modified: Set<ObjectKey> = []
-        for key in keys {
-            if let old = oldValues[key], old != values[key] { modified.insert(key) }
+        for key in changed.map(Array.init) ?? keys {
+            if let old = oldValues[key], let new = values[key], old != new { modified.insert(key) }
         }
         let changes = CollectionChangeSet.between(oldKeys, keys, modified: modified)
         guard !changes.isEmpty, !isCancelled() else { return true }
@@ -54,7 +59,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
             self.results = results
             database.holdsVersion = true
             defer { database.holdsVersion = false }
-            capture(results)
+            _ = capture(results)
             if !isCancelled() { block(.initial(results)) }
             return true
         } catch {
@@ -63,14 +68,42 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         }
     }
 
-    /// Records the matches and their observed fields at the database's newest version.
-    private func capture(_ results: Results<Element>) {
+    /// Records the matches and their observed fields at the database's newest version, and
+    /// returns the objects of the class whose records changed since the last capture (nil: not
+    /// known, every match was read again).
+    private func capture(_ results: Results<Element>) -> Set<ObjectKey>? {
         let database = results.database
+        let schema = results.schema
         version = database.readVersion()
-        keys = results.query.rows.map(\.key)
-        values.removeAll(keepingCapacity: true)
-        for key in keys {
-            values[key] = database.loadFields(key, schema: results.schema).map { observed.project($0, in: database) }
+        let newEntries = database.snapshot.entries(in: Keyspace(schema.classID))
+        let changed = changedKeys(to: newEntries, classID: schema.classID)
+        entries = newEntries
+        let newKeys = results.query.rows.map(\.key)
+        func load(_ key: ObjectKey) -> [FieldValue]? {
+            database.loadFields(key, schema: schema).map { observed.project($0, in: database) }
         }
+        if let changed, newKeys == keys {
+            for key in changed where values[key] != nil { values[key] = load(key) }
+        } else {
+            var newValues: [ObjectKey: [FieldValue]] = [:]
+            newValues.reserveCapacity(newKeys.count)
+            for key in newKeys {
+                let isStale = changed?.contains(key) ?? true
+                newValues[key] = isStale ? load(key) : values[key] ?? load(key)
+            }
+            values = newValues
+        }
+        keys = newKeys
+        return changed
+    }
+
+    /// The keys of the class's objects added, changed or removed since the last capture; nil
+    /// when that does not tell which matches changed (the first capture, or key paths through
+    /// links, whose linked objects may have changed).
+    private func changedKeys(to newEntries: Snapshot.Entries, classID: UInt32) -> Set<ObjectKey>? {
+        guard let entries, observed.paths.allSatisfy(\.rest.isEmpty) else { return nil }
+        var changed: Set<ObjectKey> = []
+        for change in newEntries.changes(since: entries) { changed.insert(ObjectKey(classID: classID, key: change.key)) }
+        return changed
     }
 }
