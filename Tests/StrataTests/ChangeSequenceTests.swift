@@ -162,6 +162,13 @@ final class ChangeSequenceTests: DatabaseTestCase {
             XCTAssertEqual(insertions, [0])
             XCTAssertEqual(map.keys, ["a"])
             XCTAssertEqual(added, ["a"])
+            try db.write { try db.delete(holder) }
+            guard case .update(let emptied, let deletions, _, _)? = await scores.next() else { return XCTFail("no last update") }
+            XCTAssertFalse(emptied.isManaged)
+            XCTAssertEqual(emptied.count, 0)
+            XCTAssertEqual(deletions, [0])
+            let end = await scores.next()
+            XCTAssertNil(end)
         }
     }
 

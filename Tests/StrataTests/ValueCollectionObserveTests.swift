@@ -164,13 +164,13 @@ final class ValueCollectionObserveTests: DatabaseTestCase {
             .initial([]),
             .update(["a", "b"], deletions: [], insertions: ["a", "b"], modifications: []),
             .update(["a", "c"], deletions: ["b"], insertions: ["c"], modifications: ["a"]),
-            .error,
+            .update([], deletions: ["a", "c"], insertions: [], modifications: []),
         ])
         XCTAssertEqual(dogs.all, [
             .initial([]),
             .update(["best"], deletions: [], insertions: ["best"], modifications: []),
             .update(["best"], deletions: [], insertions: [], modifications: ["best"]),
-            .error,
+            .update([], deletions: ["best"], insertions: [], modifications: []),
         ])
     }
 

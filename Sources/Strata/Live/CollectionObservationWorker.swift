@@ -5,8 +5,9 @@ import StrataStorage
 /// each run, and compares its elements (`ObservedElements`: identities in order and observed
 /// stored values) with those of its previous delivery.
 ///
-/// When the collection's owner is deleted the observation ends with the collection's failure
-/// delivery (`.objectInvalidated`).
+/// When the collection's owner is deleted the observation ends with an update that deletes
+/// every element (Realm's "the list was emptied"); when it was deleted before the first
+/// delivery, with an initial delivery of an empty collection.
 final class CollectionObservationWorker<C: ObservableCollection>: ObservationWorker {
     private let configuration: Database.Configuration
     private let handover: _ThreadSafeHandover
@@ -35,10 +36,12 @@ final class CollectionObservationWorker<C: ObservableCollection>: ObservationWor
             version = now
             database.holdsVersion = true
             defer { database.holdsVersion = false }
-            guard let collection = C._strataResolve(handover, in: database) else {
-                throw StrataError(.objectInvalidated, "the observed collection's object was deleted")
-            }
             let isFirst = self.observed == nil
+            guard let collection = C._strataResolve(handover, in: database) else {
+                let empty = C.unmanagedEmpty()
+                if !isCancelled() { block(isFirst ? C.initialChange(empty) : C.ownerDeleted(empty, previous: elements)) }
+                return false
+            }
             let observed = try self.observed ?? observedProperties(in: database)
             self.observed = observed
             let old = elements

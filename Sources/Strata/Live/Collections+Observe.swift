@@ -41,8 +41,8 @@ extension List {
     /// it holds, their order, or an observed property of one — with what changed, as Realm's
     /// `List.observe(keyPaths:on:_:)`. Deliveries, queues, key paths and buffering are as
     /// ``Results/observe(keyPaths:on:_:)``'s; an object the list holds twice is matched
-    /// occurrence by occurrence. When the list's owner is deleted, the observation ends with
-    /// ``CollectionChange/error(_:)``.
+    /// occurrence by occurrence. When the list's owner is deleted, the observation ends, as
+    /// Realm's, with an update that deletes every element and carries an empty, unmanaged list.
     ///
     /// A list of embedded objects reports an object modified when one of its observed fields
     /// changed. A list of values (`List<Int>`) has no properties to observe (`keyPaths` must
@@ -96,7 +96,8 @@ extension Map {
     /// removed, added and changed, as Realm's `Map.observe(keyPaths:on:_:)`. Deliveries, queues,
     /// key paths (of the objects a map of objects holds; nil or empty for values) and buffering
     /// are as ``Results/observe(keyPaths:on:_:)``'s. When the map's owner is deleted, the
-    /// observation ends with ``MapChange/error(_:)``.
+    /// observation ends with an update that deletes every key and carries an empty, unmanaged
+    /// map.
     ///
     /// ```swift
     /// let token = ann.nicknames.observe { (change: MapChange<Map<String, String>>) in print(change) }

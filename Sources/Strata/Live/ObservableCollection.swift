@@ -21,6 +21,12 @@ protocol ObservableCollection: ThreadConfined {
     static func failure(_ error: any Error) -> Change
     /// `change` carrying a frozen view of its collection at the delivery's version.
     static func frozen(_ change: Change) -> Change
+    /// An empty, unmanaged collection: what is delivered once the owner was deleted.
+    static func unmanagedEmpty() -> Self
+    /// The last delivery, when the collection's owner was deleted: `empty` with every element
+    /// of `previous` deleted (as Realm's, which reports the list emptied), also when there were
+    /// none.
+    static func ownerDeleted(_ empty: Self, previous: ObservedElements) -> Change
 }
 
 /// The `ObservableCollection` requirements every ordered collection (a list, a set, the
@@ -38,6 +44,12 @@ extension ObservableOrderedCollection {
     }
 
     static func failure(_ error: any Error) -> Change { .error(error) }
+}
+
+extension ObservableOrderedCollection {
+    static func ownerDeleted(_ empty: Self, previous: ObservedElements) -> Change {
+        .update(empty, deletions: Array(previous.keys.indices), insertions: [], modifications: [])
+    }
 }
 
 /// The schema of `type` when it is a model class or an optional one (nil for a value type).
@@ -63,19 +75,22 @@ func storedElements(_ binding: CollectionBinding?, _ observed: ObservedPropertie
 }
 
 extension List: ObservableOrderedCollection {
-    static func frozen(_ change: Change) -> Change { change.mapCollection { $0.freeze() } }
+    static func unmanagedEmpty() -> List { List() }
+    static func frozen(_ change: Change) -> Change { change.mapCollection { $0.binding == nil ? $0 : $0.freeze() } }
     static func elementSchema(in database: Database) -> ObjectSchema? { observedSchema(of: Element.self, in: database) }
     func observedElements(_ observed: ObservedProperties?) -> ObservedElements { storedElements(binding, observed) }
 }
 
 extension MutableSet: ObservableOrderedCollection {
-    static func frozen(_ change: Change) -> Change { change.mapCollection { $0.freeze() } }
+    static func unmanagedEmpty() -> MutableSet { MutableSet() }
+    static func frozen(_ change: Change) -> Change { change.mapCollection { $0.binding == nil ? $0 : $0.freeze() } }
     static func elementSchema(in database: Database) -> ObjectSchema? { observedSchema(of: Element.self, in: database) }
     func observedElements(_ observed: ObservedProperties?) -> ObservedElements { storedElements(binding, observed) }
 }
 
 extension LinkingObjects: ObservableOrderedCollection {
-    static func frozen(_ change: Change) -> Change { change.mapCollection { $0.freeze() } }
+    static func unmanagedEmpty() -> LinkingObjects { LinkingObjects(fromType: Element.self, property: "") }
+    static func frozen(_ change: Change) -> Change { change.mapCollection { $0.binding == nil ? $0 : $0.freeze() } }
     static func elementSchema(in database: Database) -> ObjectSchema? { observedSchema(of: Element.self, in: database) }
 
     func observedElements(_ observed: ObservedProperties?) -> ObservedElements {
@@ -99,5 +114,11 @@ extension Map: ObservableCollection {
     }
 
     static func failure(_ error: any Error) -> MapChange<Map> { .error(error) }
-    static func frozen(_ change: MapChange<Map>) -> MapChange<Map> { change.mapCollection { $0.freeze() } }
+    static func frozen(_ change: MapChange<Map>) -> MapChange<Map> { change.mapCollection { $0.binding == nil ? $0 : $0.freeze() } }
+
+    static func unmanagedEmpty() -> Map { Map() }
+
+    static func ownerDeleted(_ empty: Map, previous: ObservedElements) -> MapChange<Map> {
+        .update(empty, deletions: previous.mapKeys.map { Key(_strataMapKey: $0) }, insertions: [], modifications: [])
+    }
 }
