@@ -183,10 +183,22 @@ public final class _ObjectState {
         return currentFields()?[index]
     }
 
+    /// For a tracer's read of a to-one link or embedded object: a tracer object of the target
+    /// class, so a key path goes on through it (`\.dog?.age`); nil for other properties.
+    private func tracedTarget(of index: Int, tracer: KeyPathTracer) -> ObjectBase? {
+        let property = schema.properties[index]
+        let step = QueryStep.make(for: property, in: database.schemas)
+        guard !property.bindsToOwner, !step.isMultiple, let target = step.targetSchema else { return nil }
+        let object = target.type.init()
+        database.attach(object, state: ObjectState(database: database, schema: target, key: .invalid, tracer: tracer))
+        return object
+    }
+
     @usableFromInline
     func read<Value: _Persistable>(_ index: Int, as type: Value.Type) -> Value {
         if let tracer {
             tracer.visited.append(index)
+            if let target = tracedTarget(of: index, tracer: tracer) as? Value { return target }
             return Value._strataRead(schema.properties[index].accessor.defaultField(), nil)
         }
         let property = schema.properties[index]
