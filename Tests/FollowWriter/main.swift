@@ -2,7 +2,7 @@
 // database of the kill workload's classes writable and runs the commands it reads, one a line,
 // from standard input, answering each on standard output (flushed at once):
 //
-//   StrataFollowWriter DIRECTORY
+//   StrataFollowWriter DIRECTORY [SEGMENT-SIZE]
 //
 //   add ID NAME AGE     adds a KillPerson          → ok add ID NAME AGE
 //   age ID AGE          sets a person's age         → ok age ID AGE
@@ -14,7 +14,7 @@
 // `ready` is printed once the database is open; `E message` reports a failure (then exit 1).
 
 import Foundation
-import Strata
+@_spi(Testing) import Strata
 import StrataKillWorkload
 
 func report(_ line: String) {
@@ -60,11 +60,12 @@ func run(_ command: [Substring], on db: Database) throws {
 }
 
 do {
-    guard CommandLine.arguments.count == 2 else {
-        throw StrataError(.invalidArgument, "usage: StrataFollowWriter DIRECTORY")
+    let arguments = CommandLine.arguments
+    guard (2...3).contains(arguments.count), arguments.count == 2 || Int(arguments[2]) != nil else {
+        throw StrataError(.invalidArgument, "usage: StrataFollowWriter DIRECTORY [SEGMENT-SIZE]")
     }
-    let configuration = Database.Configuration(
-        directory: URL(fileURLWithPath: CommandLine.arguments[1]), objectTypes: killObjectTypes)
+    var configuration = Database.Configuration(directory: URL(fileURLWithPath: arguments[1]), objectTypes: killObjectTypes)
+    if arguments.count == 3 { configuration.storageOptions.segmentSize = Int(arguments[2]) ?? 0 }
     let db = try Database(configuration: configuration)
     report("ready")
     while let line = readLine() {
