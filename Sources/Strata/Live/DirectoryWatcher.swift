@@ -34,9 +34,7 @@ final class DirectoryWatcher: Sendable {
     init(directory: String, fileSystem: any FileSystem, onChange: @escaping @Sendable () -> Void) {
         loop = WatchLoop(directory: directory, fileSystem: fileSystem, onChange: onChange)
         let loop = loop
-        let thread = Thread { loop.run() }
-        thread.name = "strata.follow"
-        thread.start()
+        Thread { loop.run() }.start()
     }
 
     deinit { stop() }
@@ -102,6 +100,7 @@ private final class WatchLoop: Sendable {
 
     func run() {
         thread.store(UInt(pthread_self()), ordering: .releasing)
+        Self.nameThread()
         defer { finish() }
         var stamp = DirectoryStamp(directory: directory, fileSystem: fileSystem)
         if isStopped { return }
@@ -121,6 +120,15 @@ private final class WatchLoop: Sendable {
                 onChange()
             }
         }
+    }
+
+    /// Names the calling thread "strata.follow", as `top -H` and /proc show it (Foundation's
+    /// `Thread.name` does not reach the kernel here, and `pthread_setname_np` does not import).
+    private static func nameThread() {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = Array("strata.follow".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
     }
 
     private var isStopped: Bool { state.withLock { $0.isStopped } }
