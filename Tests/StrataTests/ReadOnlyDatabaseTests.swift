@@ -131,24 +131,36 @@ final class ReadOnlyDatabaseTests: DatabaseTestCase {
         try addDog("Rex", age: 3, to: try Database(configuration: configuration(readOnly: false)))
         ChangeObserver.defaultQueue.sync {}
         let descriptors = Self.openDescriptors()
-        XCTAssertEqual(Self.followThreads(), 0)
+        XCTAssertTrue(Self.waitForFollowThreads(0), "no watcher from an earlier test")
         do {
             let reader = try Database(configuration: configuration(readOnly: true))
             let log = DeliveryLog<Int>()
             let token = reader.objects(Dog.self).observe { _ in log.append(1) }
             log.wait(timeout: 30) { $0.count == 1 }
-            XCTAssertEqual(Self.followThreads(), 1)
+            XCTAssertTrue(Self.waitForFollowThreads(1), "the watcher thread runs")
             token.invalidate()
-            XCTAssertEqual(Self.followThreads(), 0, "stopped with the last observer")
+            XCTAssertTrue(Self.waitForFollowThreads(0), "stopped with the last observer")
             _ = reader.objects(Dog.self).observe { _ in log.append(2) }  // the token goes at once
             let kept = reader.objects(Dog.self).observe { _ in log.append(3) }
             log.wait(timeout: 30) { $0.contains(3) }
-            XCTAssertEqual(Self.followThreads(), 1)
+            XCTAssertTrue(Self.waitForFollowThreads(1), "the watcher thread runs")
             _ = kept
         }
         ChangeObserver.defaultQueue.sync {}  // the observers' databases are released there
-        XCTAssertEqual(Self.followThreads(), 0, "stopped with the database")
+        XCTAssertTrue(Self.waitForFollowThreads(0), "stopped with the database")
         XCTAssertEqual(Self.openDescriptors(), descriptors, "every descriptor closed")
+    }
+
+    /// Waits (up to 30 s) until `count` watcher threads run: one that was started may not have
+    /// named itself yet, one that was stopped has closed its descriptors (`stop()` waits for
+    /// that) but may still be leaving.
+    private static func waitForFollowThreads(_ count: Int) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while followThreads() != count {
+            guard Date() < deadline else { return false }
+            usleep(1000)
+        }
+        return true
     }
 
     private static func openDescriptors() -> Int {
