@@ -18,7 +18,7 @@ FUZZ_SECONDS ?= 30
 help:
 	@echo "make demo        build the strata tool (release), run its demo in $(DEMO_DIR), verify it, print its stats"
 	@echo "make test        run the whole test suite (swift test)"
-	@echo "make tsan        run the concurrency, store, index, scan, column-cache and thread-crossing and follower tests under the thread sanitizer"
+	@echo "make tsan        run the concurrency, store, index, scan, column-cache, thread-crossing and follower tests under the thread sanitizer"
 	@echo "make cli-check   end-to-end checks of the strata tool (exit codes, corruption, JSON)"
 	@echo "make fuzz-smoke  run each fuzz target for $(FUZZ_SECONDS) s (Fuzz/run-smoke.sh)"
 	@echo "make ci          everything CI runs (.ci/run)"
