@@ -10,9 +10,10 @@ import Glibc
 ///
 /// On the real file system (``PosixFileSystem``) the thread waits in `poll` on an inotify
 /// descriptor watching the directory (a file written, created, renamed into it, closed after
-/// writing, removed), and checks the files' stamp (below) once a second besides. Where inotify
-/// cannot be had, or on another file system (the in-memory one of the tests), it compares the
-/// stamp every ``pollInterval``: each file's name and size, and the MANIFEST's bytes. Either
+/// writing, removed), and after each second without an event compares the files' stamp (below)
+/// as a safety net. Where inotify cannot be had, or on another file system (the in-memory one
+/// of the tests), it compares the stamp every ``pollInterval``: each file's name and size, and
+/// the MANIFEST's bytes. Either
 /// way it calls `onChange` once when it starts (whatever changed before is caught up too), then
 /// once per batch of changes it sees; `onChange` runs on the watcher's thread, one call at a
 /// time.
@@ -111,11 +112,15 @@ private final class WatchLoop: Sendable {
             if usesInotify { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if isStopped || descriptors[0].revents != 0 { return }
-            if ready < 0, errno != EINTR { return }
-            let notified = usesInotify && descriptors[1].revents != 0
-            if notified { drainInotify() }
+            if ready < 0, errno != EINTR { usleep(UInt32(DirectoryWatcher.pollInterval) * 1000) }
+            if usesInotify, descriptors[1].revents != 0 {
+                drainInotify()
+                onChange()
+                continue
+            }
+            // A timeout (or a failed poll): compare the stamp.
             let now = DirectoryStamp(directory: directory, fileSystem: fileSystem)
-            if notified || now != stamp {
+            if now != stamp {
                 stamp = now
                 onChange()
             }
