@@ -26,7 +26,10 @@
 // the MANIFEST it read still named. When the open fails and the MANIFEST has changed since it
 // was read, it starts over with the new one (a few times).
 //
-// Runs on one thread before the store is shared.
+// A read-only store goes on from where a recovery stopped when it refreshes
+// (Recovery+Follow.swift), or runs a whole recovery again (Store+Refresh.swift).
+//
+// Runs on one thread before the store is shared (a refresh: on a `Result` no one else sees).
 
 struct Recovery {
     let directory: String
