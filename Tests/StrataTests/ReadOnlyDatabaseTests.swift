@@ -104,6 +104,22 @@ final class ReadOnlyDatabaseTests: DatabaseTestCase {
         XCTAssertNil(reader.readFailure)
     }
 
+    func testARefreshThatFindsDamageKeepsTheVersionAndReportsIt() throws {
+        let fileSystem = MemoryFileSystem()
+        let writer = try Database(configuration: configuration(readOnly: false, fileSystem: fileSystem))
+        try addDog("Rex", age: 3, to: writer)
+        let reader = try Database(configuration: configuration(readOnly: true, fileSystem: SecondView(fileSystem)))
+        let segment = directory.appendingPathComponent("000001.seg").path
+        let damaged = try XCTUnwrap(fileSystem.contents(of: segment)).count + 20
+        try addDog("Fido", age: 5, to: writer)
+        try addDog("Max", age: 7, to: writer)  // synced past the damage: no torn write explains it
+        let original = try XCTUnwrap(fileSystem.contents(of: segment))[damaged]
+        fileSystem.corrupt(path: segment, at: damaged, with: [original ^ 0x5A])
+        XCTAssertFalse(reader.refresh())
+        XCTAssertEqual(reader.readFailure?.code, .corruption)
+        XCTAssertEqual(reader.objects(Dog.self).map(\.name), ["Rex"], "still the version it read")
+    }
+
     func testObserversOfAReadOnlyDatabaseFollowThroughThePollingWatcher() throws {
         let fileSystem = MemoryFileSystem()
         let writer = try Database(configuration: configuration(readOnly: false, fileSystem: fileSystem))
