@@ -76,7 +76,13 @@ final class ReadOnlyDatabaseTests: DatabaseTestCase {
         let before = try files()
         XCTAssertThrowsError(try Database(configuration: configuration(readOnly: true, types: [Dog.self, Counter.self]))) {
             XCTAssertEqual(($0 as? StrataError)?.code, .readOnly)
-            XCTAssertTrue("\($0)".contains("open it writable once to store the schema"), "\($0)")
+            XCTAssertTrue("\($0)".contains("does not hold Counter; open it writable once to store the schema"), "\($0)")
+        }
+        var newer = configuration(readOnly: true)
+        newer.schemaVersion = 2
+        XCTAssertThrowsError(try Database(configuration: newer)) {
+            XCTAssertEqual(($0 as? StrataError)?.code, .readOnly)
+            XCTAssertTrue("\($0)".contains("schema version 2 above the stored 1"), "\($0)")
         }
         XCTAssertEqual(try files(), before)
     }

@@ -75,11 +75,7 @@ final class SharedStore: @unchecked Sendable {
             var updated = catalog
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
             if requireStoredSchema, updated != catalog {
-                throw StrataError(
-                    .readOnly,
-                    "the database is opened read-only but its stored schema does not hold every class "
-                        + "(\(schemas.all.map(\.className).joined(separator: ", "))) at schema version \(schemaVersion) "
-                        + "as declared; open it writable once to store the schema")
+                throw Self.unstoredSchemaError(schemas, stored: catalog, schemaVersion: schemaVersion)
             }
             return updated != catalog || (!readOnly && IndexReconciler.needsWork(updated, schemas: schemas.all))
         }
@@ -110,6 +106,17 @@ final class SharedStore: @unchecked Sendable {
             IndexReconciler.markUsable(schemas.all, catalog: updated, readOnly: readOnly)
         }
         schemas.index()
+    }
+
+    /// Why a read-only open cannot use `stored`: the classes it lacks, or else a property or the
+    /// schema version that differs.
+    private static func unstoredSchemaError(_ schemas: SchemaSet, stored: Catalog, schemaVersion: UInt64) -> StrataError {
+        let missing = schemas.all.map(\.className).filter { name in !stored.classes.contains { $0.name == name } }
+        let what = missing.isEmpty
+            ? "differs from the declared classes (a property, or schema version \(schemaVersion) above the stored \(stored.schemaVersion))"
+            : "does not hold \(missing.joined(separator: ", "))"
+        return StrataError(
+            .readOnly, "the database is opened read-only and its stored schema \(what); open it writable once to store the schema")
     }
 
     /// Takes the writer lock, blocking the thread while another writer holds it.
