@@ -18,7 +18,7 @@ FUZZ_SECONDS ?= 30
 help:
 	@echo "make demo        build the strata tool (release), run its demo in $(DEMO_DIR), verify it, print its stats"
 	@echo "make test        run the whole test suite (swift test)"
-	@echo "make tsan        run the concurrency, store, index, scan, column-cache and thread-crossing tests under the thread sanitizer"
+	@echo "make tsan        run the concurrency, store, index, scan, column-cache, thread-crossing and follower tests under the thread sanitizer"
 	@echo "make cli-check   end-to-end checks of the strata tool (exit codes, corruption, JSON)"
 	@echo "make fuzz-smoke  run each fuzz target for $(FUZZ_SECONDS) s (Fuzz/run-smoke.sh)"
 	@echo "make ci          everything CI runs (.ci/run)"
@@ -44,7 +44,7 @@ test: deps
 	$(SWIFT) test
 
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests|StoreRefreshTests|ReadOnlyDatabaseTests|FollowProcessTests'
 
 fuzz-smoke: deps
 	@test -f Fuzz/run-smoke.sh || { echo "fuzz-smoke: Fuzz/run-smoke.sh is missing" >&2; exit 1; }

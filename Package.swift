@@ -51,7 +51,7 @@ let package = Package(
             name: "StrataTests",
             dependencies: [
                 "Strata", "StrataStorage", "StrataKillWorkload", "StrataKillWriter",
-                "StrataCorruptionSweep", "StrataCorruptionReader",
+                "StrataCorruptionSweep", "StrataCorruptionReader", "StrataFollowWriter",
             ]
         ),
         // The tour's models (Dog, Person, Address) with the tour and issue 11's query contract,
@@ -71,6 +71,12 @@ let package = Package(
             name: "StrataKillWriter",
             dependencies: ["Strata", "StrataKillWorkload"],
             path: "Tests/KillWriter"
+        ),
+        // The writing process of the cross-process notification tests (FollowProcessTests).
+        .executableTarget(
+            name: "StrataFollowWriter",
+            dependencies: ["Strata", "StrataKillWorkload"],
+            path: "Tests/FollowWriter"
         ),
         // The fixture, damage and checks of the corruption sweep (CorruptionSweepTests).
         .target(

@@ -9,6 +9,7 @@ import Foundation
 final class ChildProcess: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
+    private let input = Pipe()
     private let condition = NSCondition()
     private var lines: [String] = []
     private var ended = false
@@ -21,6 +22,7 @@ final class ChildProcess: @unchecked Sendable {
         process.executableURL = bundle.deletingLastPathComponent().appendingPathComponent(executable)
         process.arguments = arguments
         process.standardOutput = output
+        process.standardInput = input
         try process.run()
         let reader = Thread { [self] in readUntilEnd() }
         reader.start()
@@ -58,6 +60,16 @@ final class ChildProcess: @unchecked Sendable {
             if lines.contains(where: predicate) { return true }
             if ended || !condition.wait(until: deadline) { return lines.contains(where: predicate) }
         }
+    }
+
+    /// Writes `line` and a newline to the child's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes the child's standard input (it reads end of file).
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
     }
 
     /// Kills the child with SIGKILL when `kill` is set (and it still runs), waits until it is

@@ -21,7 +21,7 @@ extension Database {
     /// - Returns: what `block` returns.
     /// - Throws: `CancellationError` when the task is cancelled before the write begins
     ///   (nothing is run or written); what `block` throws; ``StrataError`` `.readOnly` for a
-    ///   frozen database, `.notInWriteTransaction` when a write is already open on this database
+    ///   frozen or read-only database (``Configuration/readOnly``), `.notInWriteTransaction` when a write is already open on this database
     ///   (thrown at once: waiting for itself would never end); the errors of ``commitWrite()``.
     /// - Complexity: the wait for the writer lock costs no thread; the rest is ``write(_:)``'s.
     @discardableResult

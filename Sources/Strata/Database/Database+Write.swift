@@ -18,7 +18,8 @@ extension Database {
     ///
     /// Writers wait for each other, blocking the thread (from async code, ``asyncWrite(isolation:_:)``
     /// suspends the task instead); readers never wait.
-    /// - Throws: what `block` throws; ``StrataError`` `.notInWriteTransaction` when a write is
+    /// - Throws: what `block` throws; ``StrataError`` `.readOnly` for a frozen or read-only
+    ///   database (``Configuration/readOnly``); `.notInWriteTransaction` when a write is
     ///   already open on this database, or a property set inside it could not be stored
     ///   (`.invalidValue`); the storage engine's errors when the commit fails.
     @discardableResult
@@ -45,7 +46,7 @@ extension Database {
     /// Opens a write transaction; pair it with ``commitWrite()`` or ``cancelWrite()``.
     /// Waits while another writer has one open.
     /// - Throws: ``StrataError`` `.notInWriteTransaction` when this database already has one
-    ///   open, `.readOnly` for a frozen database.
+    ///   open, `.readOnly` for a frozen or read-only database (``Configuration/readOnly``).
     public func beginWrite() throws {
         try checkCanBeginWrite()
         shared.beginWrite()
@@ -55,6 +56,11 @@ extension Database {
     /// Throws when a write cannot begin on this database: it is frozen, or has one open.
     func checkCanBeginWrite() throws {
         guard !isFrozen else { throw StrataError(.readOnly, "a frozen database cannot be written; thaw() it first") }
+        guard !configuration.readOnly, !shared.store.options.readOnly else {
+            throw StrataError(
+                .readOnly, "the database was opened read-only (Configuration.readOnly); open it writable to write",
+                file: configuration.directory.path)
+        }
         guard transaction == nil else {
             throw StrataError(.notInWriteTransaction, "a write transaction is already open on this database")
         }

@@ -36,6 +36,18 @@ public final class Database {
         /// (synced). Each `Database` commits with its own durability, also when it shares its
         /// store with another `Database` of the same directory.
         public var durability: Durability
+        /// Open the database read-only, as Realm's `readOnly`: no lock is taken and nothing is
+        /// ever written, so any number of processes may read a directory that one other process
+        /// writes. Default `false`.
+        ///
+        /// ``Database/write(_:)``, ``Database/beginWrite()`` and
+        /// ``Database/asyncWrite(isolation:_:)`` throw ``StrataError`` `.readOnly`; the stored
+        /// schema must already hold every class of ``objectTypes`` as declared (opening throws
+        /// `.readOnly` or `.schemaMismatch` otherwise, and writes nothing). A read-only database
+        /// follows the writing process: its change observers are told of that process's
+        /// commits (the files are watched while any observer is registered), and
+        /// ``Database/refresh()`` catches it up by hand.
+        public var readOnly = false
         /// Storage-engine options for tests and tools: the file system (an in-memory or
         /// fault-injecting one), the segment size, compression. Their `durability` is not used
         /// (``durability`` is).
@@ -120,11 +132,15 @@ public final class Database {
     /// - Throws: ``StrataError`` with code `.invalidSchema` (naming class and property) when a
     ///   model class cannot be stored as declared, `.schemaMismatch` when it differs from what
     ///   the database holds, `.locked` when another process has the database open, and the
-    ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`.
+    ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
+    ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
+    ///   when the stored schema lacks a class or property as declared.
     public convenience init(configuration: Configuration) throws {
         let schemas = try SchemaSet(configuration.objectTypes)
-        let shared = try SharedStore.open(directory: configuration.directory.path, options: configuration.storageOptions)
-        try shared.bind(schemas, schemaVersion: configuration.schemaVersion)
+        var options = configuration.storageOptions
+        if configuration.readOnly { options.readOnly = true }
+        let shared = try SharedStore.open(directory: configuration.directory.path, options: options)
+        try shared.bind(schemas, schemaVersion: configuration.schemaVersion, requireStoredSchema: configuration.readOnly)
         self.init(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
     }
 

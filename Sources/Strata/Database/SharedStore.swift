@@ -16,6 +16,9 @@ final class SharedStore: @unchecked Sendable {
     private let writer = WriterLock()
     /// The change observers of these files in this process, told of each commit.
     let notifier = CommitNotifier()
+    /// For a read-only store: tells `notifier` of the writing process's commits while there are
+    /// observers (nil for a writable store, whose commits are all made here).
+    private(set) var follower: StoreFollower?
 
     private static let open = Locked<[String: WeakSharedStore]>([:])
 
@@ -25,14 +28,19 @@ final class SharedStore: @unchecked Sendable {
         self.store = store
         self.name = name
         self.catalog = Locked(catalog)
+        if store.options.readOnly { follower = StoreFollower(store: store, notifier: notifier) }
     }
 
     /// The shared store of `directory` on `options.fileSystem`, opening it when no database of
-    /// this process has.
+    /// this process has. A read-only open shares the writable store this process has open, if
+    /// any (it is always current), else the read-only one; a writable open never shares a
+    /// read-only store.
     static func open(directory: String, options: Store.Options) throws -> SharedStore {
         let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        let name = registryName(path: path, fileSystem: options.fileSystem)
+        let writableName = registryName(path: path, fileSystem: options.fileSystem)
+        let name = options.readOnly ? "read-only:" + writableName : writableName
         return try open.withLock { open in
+            if options.readOnly, let writable = open[writableName]?.value { return writable }
             if let existing = open[name]?.value { return existing }
             // Entries of stores no database uses any more go, so the registry does not grow
             // with every directory or in-memory file system a process has opened.
@@ -56,11 +64,19 @@ final class SharedStore: @unchecked Sendable {
     /// catalog changed. Only that commit waits for the writer lock: opening a database whose
     /// classes and indexes the catalog holds already never waits for a writer (a task opening
     /// one does not hold a thread while another writer works).
-    func bind(_ schemas: SchemaSet, schemaVersion: UInt64) throws {
+    ///
+    /// With `requireStoredSchema` (a `Database` opened with `Configuration.readOnly`) a catalog
+    /// that would change throws instead.
+    /// - Throws: ``StrataError`` `.schemaMismatch` from the catalog; `.readOnly` when
+    ///   `requireStoredSchema` and the classes are not all stored as declared.
+    func bind(_ schemas: SchemaSet, schemaVersion: UInt64, requireStoredSchema: Bool = false) throws {
         let readOnly = store.options.readOnly
         let changesCatalog = try catalog.withLock { catalog in
             var updated = catalog
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
+            if requireStoredSchema, updated != catalog {
+                throw Self.unstoredSchemaError(schemas, stored: catalog, schemaVersion: schemaVersion)
+            }
             return updated != catalog || (!readOnly && IndexReconciler.needsWork(updated, schemas: schemas.all))
         }
         guard changesCatalog else {
@@ -90,6 +106,17 @@ final class SharedStore: @unchecked Sendable {
             IndexReconciler.markUsable(schemas.all, catalog: updated, readOnly: readOnly)
         }
         schemas.index()
+    }
+
+    /// Why a read-only open cannot use `stored`: the classes it lacks, or else a property or the
+    /// schema version that differs.
+    private static func unstoredSchemaError(_ schemas: SchemaSet, stored: Catalog, schemaVersion: UInt64) -> StrataError {
+        let missing = schemas.all.map(\.className).filter { name in !stored.classes.contains { $0.name == name } }
+        let what = missing.isEmpty
+            ? "differs from the declared classes (a property, or schema version \(schemaVersion) above the stored \(stored.schemaVersion))"
+            : "does not hold \(missing.joined(separator: ", "))"
+        return StrataError(
+            .readOnly, "the database is opened read-only and its stored schema \(what); open it writable once to store the schema")
     }
 
     /// Takes the writer lock, blocking the thread while another writer holds it.

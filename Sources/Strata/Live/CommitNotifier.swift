@@ -11,13 +11,23 @@ import StrataStorage
 /// they are removed (a token's `invalidate()` or release removes its observer).
 final class CommitNotifier: Sendable {
     private let observers = Locked<[ObjectIdentifier: ChangeObserver]>([:])
+    /// Called (outside the lock) after each add and remove: a read-only store's follower
+    /// watches the files only while there are observers (`StoreFollower`).
+    private let observersChanged = Locked<(@Sendable () -> Void)?>(nil)
 
     func add(_ observer: ChangeObserver) {
         observers.withLock { $0[ObjectIdentifier(observer)] = observer }
+        observersChanged.withLock { $0 }?()
     }
 
     func remove(_ observer: ChangeObserver) {
         _ = observers.withLock { $0.removeValue(forKey: ObjectIdentifier(observer)) }
+        observersChanged.withLock { $0 }?()
+    }
+
+    /// Sets what is called after each ``add(_:)`` and ``remove(_:)``.
+    func whenObserversChange(_ body: @escaping @Sendable () -> Void) {
+        observersChanged.withLock { $0 = body }
     }
 
     /// A commit was published: each observer computes and delivers what changed, later, on its

@@ -26,7 +26,10 @@
 // the MANIFEST it read still named. When the open fails and the MANIFEST has changed since it
 // was read, it starts over with the new one (a few times).
 //
-// Runs on one thread before the store is shared.
+// A read-only store goes on from where a recovery stopped when it refreshes
+// (Recovery+Follow.swift), or runs a whole recovery again (Store+Refresh.swift).
+//
+// Runs on one thread before the store is shared (a refresh: on a `Result` no one else sees).
 
 struct Recovery {
     let directory: String
@@ -55,6 +58,11 @@ struct Recovery {
         var bytes = 0
         /// Whether a log segment was scanned (no compacted segment may follow one).
         var sawLogSegment = false
+        /// The MANIFEST this pass read (nil when there was none).
+        var manifest: Manifest?
+        /// The last sequence committed in the log, before the MANIFEST's floor raised
+        /// `lastSequence`: where a follower's next scan of the newest segment goes on from.
+        var scannedSequence: UInt64 = 0
     }
 
     func run() throws -> Result {
@@ -100,6 +108,8 @@ struct Recovery {
             let keepGoing = try scanSegment(number, isNewest: position == listed.count - 1, into: &result)
             if !keepGoing { break }
         }
+        result.manifest = manifest
+        result.scannedSequence = result.lastSequence
         result.lastSequence = max(result.lastSequence, manifest?.lastSequence ?? 0)
         let numbers = listed + names.compactMap(SegmentFile.number(fromName:))
         result.nextSegmentNumber = UInt64(numbers.max() ?? 0) + 1
@@ -113,7 +123,7 @@ struct Recovery {
     }
 
     /// Scans one segment into `result`; returns false when salvage stopped at damage.
-    private func scanSegment(_ number: UInt32, isNewest: Bool, into result: inout Result) throws -> Bool {
+    func scanSegment(_ number: UInt32, isNewest: Bool, into result: inout Result) throws -> Bool {
         let writable = isNewest && !options.readOnly
         let (segment, header, size) = try openSegment(number, writable: writable)
         if header.kind == .compacted {
@@ -198,7 +208,7 @@ struct Recovery {
     /// header rewrite and its MANIFEST), and every record past it passes its own checksum.
     /// - Throws: ``StrataError`` `.corruption` naming the file and its end, where the missing
     ///   bytes start, unless salvaging.
-    private func checkSealedLength(
+    func checkSealedLength(
         _ header: SegmentHeader, size: Int, path: String, into result: inout Result
     ) throws -> Bool {
         guard header.sealedLength > UInt64(size) else { return true }
@@ -216,16 +226,17 @@ struct Recovery {
         return false
     }
 
-    /// Scans a log segment's committed transactions into the index (puts set, deletes remove).
-    private func indexLogRecords(
-        of segment: SegmentFile, seal: RecordSeal, size: Int, into result: inout Result
+    /// Scans a log segment's committed transactions into the index (puts set, deletes remove),
+    /// from file offset `base` (where a record starts; 0: the whole segment) to `size`.
+    func indexLogRecords(
+        of segment: SegmentFile, seal: RecordSeal, from base: Int = 0, size: Int, into result: inout Result
     ) throws -> SegmentScanResult {
         let number = segment.number
         var index = result.index
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
-            try segment.file.withBytes(at: 0, count: size) { bytes in
-                SegmentScanner.scan(bytes, seal: seal, after: result.lastSequence) { _, operations in
+            try segment.file.withBytes(at: base, count: size - base) { bytes in
+                SegmentScanner.scan(bytes, seal: seal, after: result.lastSequence, from: base) { _, operations in
                     for operation in operations {
                         if operation.isPut {
                             index.set(
@@ -247,7 +258,7 @@ struct Recovery {
     /// What damage in a log segment means: a torn or zero-filled tail when a crash can explain
     /// it (the newest segment, past the synced point); else salvaged (recovery stops there) or
     /// `.corruption`. Returns whether recovery goes on to the next segment.
-    private func judge(
+    func judge(
         _ damage: (offset: Int, kind: RecordDamage), of scan: SegmentScanResult, in path: String, size: Int,
         isNewest: Bool, into result: inout Result
     ) throws -> Bool {

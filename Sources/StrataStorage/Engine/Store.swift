@@ -25,10 +25,13 @@ import Synchronization
 /// anything. ``compact()`` runs beside commits and readers (see there).
 ///
 /// Lock order: `compaction` → `writer` → `published` → `fence` (taken only under the thread
-/// sanitizer); `commitQueue`'s lock is never held while taking another.
+/// sanitizer), and `follow` → `published`; `commitQueue`'s lock is never held while taking
+/// another.
 ///
 /// One process at a time may open a directory for writing: the `LOCK` file is held with
-/// `flock`, and a second open fails at once with `.locked`.
+/// `flock`, and a second open fails at once with `.locked`. Any number of processes may open it
+/// read-only (``Options/readOnly``) beside that writer; ``refresh()`` catches such a store up
+/// with the writer's commits.
 public final class Store: Sendable {
     /// The directory that holds the store's files.
     public let directory: String
@@ -51,6 +54,9 @@ public final class Store: Sendable {
     let commitQueue = CommitQueue()
     /// Held for the whole of one ``compact()``, so compactions run one at a time.
     let compaction = Locked(())
+    /// Where a read-only store stopped reading the log; held for the whole of one
+    /// ``refresh()`` (Store+Refresh.swift). Unused by a writable store.
+    let follow: Locked<FollowPosition>
     /// Shows the thread sanitizer that a dropped snapshot's reads come before in-place
     /// mutations of the published state: every mutation of the index or the segment map runs
     /// in it (inside `published`), and so does every `SnapshotStorage.deinit`.
@@ -129,6 +135,7 @@ public final class Store: Sendable {
             segmentOrder: recovered.segmentOrder, compactedSegments: recovered.compactedSegments,
             nextSegmentNumber: recovered.nextSegmentNumber, offset: recovered.activeEnd,
             syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))
+        follow = Locked(FollowPosition(recovered))
         publishedSequence.store(recovered.lastSequence, ordering: .releasing)
     }
 

@@ -39,17 +39,24 @@ enum SegmentScanner {
     /// `lastSequence` is the highest sequence committed by earlier segments (for the first log
     /// segment after compacted ones, the highest sequence they hold); sequences must increase
     /// past it.
+    ///
+    /// With `base` above 0, `bytes` are the segment's bytes from file offset `base` on, and
+    /// `base` must be where a record starts (the `committedEnd` of an earlier scan: a follower
+    /// catching up, Store+Refresh.swift); every offset in the result is a file offset.
     static func scan(
-        _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, after lastSequence: UInt64,
+        _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, after lastSequence: UInt64, from base: Int = 0,
         apply: (_ sequence: UInt64, _ operations: [ScannedOperation]) -> Void
     ) -> SegmentScanResult {
-        var result = SegmentScanResult(committedEnd: SegmentHeader.size, lastSequence: lastSequence)
+        let start = base == 0 ? SegmentHeader.size : base
+        var result = SegmentScanResult(committedEnd: start, lastSequence: lastSequence)
         var pending: [ScannedOperation] = []
         var pendingSequence: UInt64?
-        var offset = SegmentHeader.size
-        while offset < bytes.count {
+        var offset = start
+        let end = base + bytes.count
+        while offset < end {
             let record: DecodedRecord
-            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...]), seal: seal, at: offset) {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[(offset - base)...])
+            switch RecordDecoder.decode(rest, seal: seal, at: offset) {
             case .failure(let damage):
                 result.damage = (offset, damage)
             case .success(let decoded):
@@ -90,9 +97,9 @@ enum SegmentScanner {
         }
         result.uncommittedRecords += pending.count
         if let damage = result.damage {
-            let tail = UnsafeRawBufferPointer(rebasing: bytes[damage.offset...])
+            let tail = UnsafeRawBufferPointer(rebasing: bytes[(damage.offset - base)...])
             result.damageIsZeroFill = tail.allSatisfy { $0 == 0 }
-            result.damageBeforeSyncedPoint = hasSyncedCommit(in: bytes, seal: seal, after: damage.offset)
+            result.damageBeforeSyncedPoint = hasSyncedCommit(in: bytes, seal: seal, after: damage.offset, from: base)
         }
         return result
     }
@@ -101,16 +108,19 @@ enum SegmentScanner {
     /// `damageOffset`. Looks at every byte offset, but only offsets whose length and kind bytes
     /// look like a commit pay for a checksum. In a salted segment only a commit written at that
     /// very offset passes (RecordSeal.swift), so a commit frame inside a value never does.
-    static func hasSyncedCommit(in bytes: UnsafeRawBufferPointer, seal: RecordSeal, after damageOffset: Int) -> Bool {
+    /// `bytes` start at file offset `base`; `damageOffset` is a file offset.
+    static func hasSyncedCommit(
+        in bytes: UnsafeRawBufferPointer, seal: RecordSeal, after damageOffset: Int, from base: Int = 0
+    ) -> Bool {
         let size = RecordFormat.commitRecordSize
-        var candidate = damageOffset + 1
+        var candidate = damageOffset + 1 - base
         while candidate + size <= bytes.count {
             defer { candidate += 1 }
             guard bytes[candidate + 8] == RecordKind.commit.rawValue,
                   bytes.loadLittleEndian(at: candidate + 4, as: UInt32.self) == RecordFormat.commitPayloadSize
             else { continue }
             let window = UnsafeRawBufferPointer(rebasing: bytes[candidate..<(candidate + size)])
-            if case .success(let record) = RecordDecoder.decode(window, seal: seal, at: candidate),
+            if case .success(let record) = RecordDecoder.decode(window, seal: seal, at: base + candidate),
                record.commitSyncedThrough > damageOffset {
                 return true
             }
