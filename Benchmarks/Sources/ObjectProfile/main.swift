@@ -218,9 +218,10 @@ func notifyLatency(_ durabilities: [Durability]) throws {
         var loaded: Strata.Database?
         let load = try ObjectWorkloads.timed { loaded = try ObjectWorkloads.loadStrata(count: notifyCount, in: directory) }
         print(String(format: "(loaded Strata %d items in %.3f s)", notifyCount, load.wall))
-        _ = loaded
+        // The loader stays open: each `Database` below shares its store.
+        defer { withExtendedLifetime(loaded) {} }
         for durability in durabilities {
-            // Another `Database` of the same files (the store is shared), committing with `durability`.
+            // Another `Database` of the same files, committing with `durability`.
             let db = try ObjectWorkloads.openStrata(directory, durability: durability)
             for target in ObjectWorkloads.ObservedTarget.allCases {
                 let run = try ObjectWorkloads.deliveryLatencies(target, in: db, count: notifyCount, writes: notifyWrites)
