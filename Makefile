@@ -10,15 +10,18 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Where `make demo` puts its database.
 DEMO_DIR ?= $(or $(TMPDIR),/tmp)/strata-demo
+# The tests `make asan` runs: change notifications and objects crossing threads.
+ASAN_TESTS ?= ObserveTests|ObserveRandomTests|ObserverLifetimeTests|ThreadSafe|AsyncWrite|CollectionFreezeTests|LinkKeyPath|ChangeSequenceTests|ReadOnlyDatabaseTests
 # How long `make fuzz-smoke` fuzzes, in seconds.
 FUZZ_SECONDS ?= 30
 
-.PHONY: help deps build demo test tsan fuzz-smoke cli-check ci clean
+.PHONY: help deps build demo test tsan asan fuzz-smoke cli-check ci clean
 
 help:
 	@echo "make demo        build the strata tool (release), run its demo in $(DEMO_DIR), verify it, print its stats"
 	@echo "make test        run the whole test suite (swift test)"
 	@echo "make tsan        run the concurrency, store, index, scan, column-cache, thread-crossing and follower tests under the thread sanitizer"
+	@echo "make asan        run the notification and thread-crossing tests under the address sanitizer, leaks checked (lsan.supp)"
 	@echo "make cli-check   end-to-end checks of the strata tool (exit codes, corruption, JSON)"
 	@echo "make fuzz-smoke  run each fuzz target for $(FUZZ_SECONDS) s (Fuzz/run-smoke.sh)"
 	@echo "make ci          everything CI runs (.ci/run)"
@@ -44,7 +47,12 @@ test: deps
 	$(SWIFT) test
 
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests|StoreRefreshTests|ReadOnlyDatabaseTests|FollowProcessTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests|StoreRefreshTests|ReadOnlyDatabaseTests|FollowProcessTests|ChangeSequenceTests'
+
+# Leak detection is on (LeakSanitizer's default on Linux); lsan.supp hides XCTest's own leaks.
+asan: deps
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/lsan.supp \
+		$(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '$(ASAN_TESTS)'
 
 fuzz-smoke: deps
 	@test -f Fuzz/run-smoke.sh || { echo "fuzz-smoke: Fuzz/run-smoke.sh is missing" >&2; exit 1; }

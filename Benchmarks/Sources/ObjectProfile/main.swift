@@ -14,6 +14,15 @@
 // (Strata only). Groups: strata and grdb (every workload of one side), queries (issue 11's
 // query workloads, both sides, and Strata's point read), all.
 //
+// Notifications (issue 12; ObjectWorkloads+Notify.swift): notify-latency (-full, -none: one
+// durability) times commit → delivery of a one-object write to an observed `Results` (filtered,
+// and the whole class) and to an observed object, in a database of 100,000 items (or the count
+// given), OBJECTPROFILE_NOTIFY_WRITES writes (default 300) after 20 untimed, each waiting for its
+// delivery: p50, p99, max. notify-insert (-none) runs insert-full's (insert-none's) workload
+// without observers and with 10, alternating, OBJECTPROFILE_REPEATS runs of each (default 3),
+// and gives the medians' ratio. notify: notify-latency and notify-insert. Each line ends with
+// the load average when it was printed.
+//
 // Every read workload checks its answer against the one computed from the generator. A read
 // workload runs once untimed, then OBJECTPROFILE_REPEATS times; its line gives the median run
 // (and every run). Strata's query workloads are then run again, each run right after a write
@@ -181,6 +190,90 @@ func printRatios() {
     for line in lines { print("  " + line) }
 }
 
+// MARK: Notifications
+
+/// Objects in the delivery-latency database (100,000 unless the command line names a count).
+let notifyCount = arguments.count > 2 ? count : ObjectWorkloads.notifyObjectCount
+let notifyWrites = ProcessInfo.processInfo.environment["OBJECTPROFILE_NOTIFY_WRITES"].flatMap { Int($0) }
+    ?? ObjectWorkloads.notifyWrites
+
+/// The load averages (1, 5 and 15 minutes) now, as `uptime` gives them.
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+    return "load average " + text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+/// The `q` quantile (nearest rank) of `sorted`, in milliseconds.
+func quantile(_ sorted: [UInt64], _ q: Double) -> Double {
+    let rank = max(1, Int((Double(sorted.count) * q).rounded(.up)))
+    return Double(sorted[min(rank, sorted.count) - 1]) / 1e6
+}
+
+func durabilityName(_ durability: Durability) -> String { durability == .full ? ".full" : ".none" }
+
+/// Commit → delivery latency of each observed target, with each durability, in one database
+/// of `notifyCount` items.
+func notifyLatency(_ durabilities: [Durability]) throws {
+    try scratch("profile-notify") { directory in
+        var loaded: Strata.Database?
+        let load = try ObjectWorkloads.timed { loaded = try ObjectWorkloads.loadStrata(count: notifyCount, in: directory) }
+        print(String(format: "(loaded Strata %d items in %.3f s)", notifyCount, load.wall))
+        // The loader stays open: each `Database` below shares its store.
+        defer { withExtendedLifetime(loaded) {} }
+        for durability in durabilities {
+            // Another `Database` of the same files, committing with `durability`.
+            let db = try ObjectWorkloads.openStrata(directory, durability: durability)
+            for target in ObjectWorkloads.ObservedTarget.allCases {
+                let run = try ObjectWorkloads.deliveryLatencies(target, in: db, count: notifyCount, writes: notifyWrites)
+                let delivery = run.delivery.sorted(), commit = run.commit.sorted()
+                let p99 = quantile(delivery, 0.99)
+                print(String(
+                    format: "Delivery latency %@, %@, %d objects: p50 %.3f ms, p99 %.3f ms, max %.3f ms "
+                        + "(commit alone: p50 %.3f, p99 %.3f ms; CPU per write and delivery %.3f ms) "
+                        + "[%d writes after %d untimed; %@] (target p99 <= 5 ms: %@)",
+                    durabilityName(durability), target.rawValue, notifyCount,
+                    quantile(delivery, 0.5), p99, quantile(delivery, 1), quantile(commit, 0.5), quantile(commit, 0.99),
+                    run.timing.cpu * 1e3 / Double(notifyWrites), notifyWrites, ObjectWorkloads.notifyWarmUpWrites,
+                    loadAverage(), p99 <= 5 ? "met" : "missed"))
+            }
+        }
+    }
+}
+
+/// The insert workload without observers and with 10, alternating, `repeats` runs of each;
+/// medians by wall-clock time and their ratio.
+func notifyInsert(_ durability: Durability) throws {
+    var runs: [Bool: [ObjectWorkloads.ObservedInsertRun]] = [false: [], true: []]
+    for round in 0..<max(repeats, 1) {
+        for observed in round % 2 == 0 ? [false, true] : [true, false] {
+            let run = try scratch("profile-notify-insert") { directory in
+                try ObjectWorkloads.observedInsert(count: count, durability: durability, observed: observed, in: directory)
+            }
+            runs[observed]!.append(run)
+            let extra = observed
+                ? String(format: ", then %.3f s until delivered; %d Results, %d object, %d list callbacks",
+                         run.drain, run.resultsDeliveries, run.objectDeliveries, run.listDeliveries)
+                : ""
+            report("  run \(round + 1), \(observed ? "10 observers" : "no observer")", count, "objects", run.timing,
+                   extra + " [\(loadAverage())]")
+        }
+    }
+    let median = { (observed: Bool) -> ObjectWorkloads.ObservedInsertRun in
+        let sorted = runs[observed]!.sorted { $0.timing.wall < $1.timing.wall }
+        return sorted[sorted.count / 2]
+    }
+    let (plain, observed) = (median(false), median(true))
+    report("Strata insert \(durabilityName(durability)), no observer", count, "objects", plain.timing,
+           " [median of \(runs[false]!.count)]")
+    report("Strata insert \(durabilityName(durability)), 10 observers", count, "objects", observed.timing,
+           String(format: " [median of %d; then %.3f s until delivered]", runs[true]!.count, observed.drain))
+    let ratio = plain.timing.wall / observed.timing.wall
+    print(String(
+        format: "With 10 observers / without: %.1f %% of the objects/s (CPU time, observer threads included: %.1f %%) "
+            + "(target >= 90 %%: %@) [%@]",
+        ratio * 100, plain.timing.cpu / observed.timing.cpu * 100, ratio >= 0.9 ? "met" : "missed", loadAverage()))
+}
+
 // MARK: Modes
 
 let queryModes = ObjectWorkloads.queryModes
@@ -223,6 +316,14 @@ func run(_ mode: String) throws {
         try runReads(grdbReadModes)
     case "queries":
         try runReads(["point"] + queryModes + queryModes.map { "grdb-" + $0 })
+    case "notify-latency": try notifyLatency([.full, .none])
+    case "notify-latency-full": try notifyLatency([.full])
+    case "notify-latency-none": try notifyLatency([.none])
+    case "notify-insert": try notifyInsert(.full)
+    case "notify-insert-none": try notifyInsert(.none)
+    case "notify":
+        try run("notify-latency")
+        try run("notify-insert")
     case "all":
         try run("strata")
         try run("grdb")
@@ -233,6 +334,7 @@ func run(_ mode: String) throws {
                       join sortlimit property | strata
               GRDB:   grdb-insert grdb-insert-full grdb-insert-rollback grdb-point grdb-point-cached grdb-scan grdb-sum
                       grdb-scan2 grdb-count grdb-agg(-sum …) grdb-indexed(-eq -range) grdb-join grdb-sortlimit | grdb
+              notify: notify-latency(-full -none) (100,000 objects unless named) notify-insert(-none) | notify
               queries (issue 11's query workloads, both sides, and Strata's point read), all
             """)
         exit(2)
