@@ -36,11 +36,10 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         guard database.readVersion() != version else { return true }
         database.holdsVersion = true
         defer { database.holdsVersion = false }
-        let (oldKeys, oldValues) = (keys, values)
-        let changed = capture(results)
+        let oldKeys = keys
         var modified: Set<ObjectKey> = []
-        for key in changed.map(Array.init) ?? keys {
-            if let old = oldValues[key], let new = values[key], old != new { modified.insert(key) }
+        for (key, old) in capture(results) {
+            if let new = values[key], old != new { modified.insert(key) }
         }
         let changes = CollectionChangeSet.between(oldKeys, keys, modified: modified)
         guard !changes.isEmpty, !isCancelled() else { return true }
@@ -69,9 +68,10 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     }
 
     /// Records the matches and their observed fields at the database's newest version, and
-    /// returns the objects of the class whose records changed since the last capture (nil: not
-    /// known, every match was read again).
-    private func capture(_ results: Results<Element>) -> Set<ObjectKey>? {
+    /// returns the observed fields, before, of the matches that may have changed: those of the
+    /// class's objects whose records changed since the last capture, or every match when that
+    /// is not known.
+    private func capture(_ results: Results<Element>) -> [ObjectKey: [FieldValue]] {
         let database = results.database
         let schema = results.schema
         version = database.readVersion()
@@ -82,19 +82,30 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         func load(_ key: ObjectKey) -> [FieldValue]? {
             database.loadFields(key, schema: schema).map { observed.project($0, in: database) }
         }
+        var previous: [ObjectKey: [FieldValue]] = [:]
         if let changed, newKeys == keys {
-            for key in changed where values[key] != nil { values[key] = load(key) }
+            // The same matches: only the changed ones are read again, in place.
+            for key in changed {
+                guard let old = values[key] else { continue }
+                previous[key] = old
+                values[key] = load(key)
+            }
         } else {
-            var newValues: [ObjectKey: [FieldValue]] = [:]
-            newValues.reserveCapacity(newKeys.count)
+            let old = values
+            values = [:]
+            values.reserveCapacity(newKeys.count)
             for key in newKeys {
                 let isStale = changed?.contains(key) ?? true
-                newValues[key] = isStale ? load(key) : values[key] ?? load(key)
+                values[key] = isStale ? load(key) : old[key] ?? load(key)
             }
-            values = newValues
+            if let changed {
+                for key in changed { previous[key] = old[key] }
+            } else {
+                previous = old
+            }
         }
         keys = newKeys
-        return changed
+        return previous
     }
 
     /// The keys of the class's objects added, changed or removed since the last capture; nil
