@@ -55,15 +55,16 @@ struct CollectionChangeSet: Equatable, Sendable {
         return changes
     }
 
-    /// The positions of `old` that `keep` marks and whose element is one of `modified`.
-    private static func positions<Key: Hashable>(of modified: Set<Key>, in old: [Key], where keep: [Bool]) -> [Int] {
+    /// The positions of `old` that `keep` marks (nil: every position) and whose element is one
+    /// of `modified`.
+    static func positions<Key: Hashable>(of modified: Set<Key>, in old: [Key], where keep: [Bool]? = nil) -> [Int] {
         guard !modified.isEmpty else { return [] }
         if modified.count <= 8 {
             // A few modified objects: comparing is cheaper than hashing every element.
             let few = Array(modified)
-            return old.indices.filter { keep[$0] && few.contains(old[$0]) }
+            return old.indices.filter { keep?[$0] ?? true && few.contains(old[$0]) }
         }
-        return old.indices.filter { keep[$0] && modified.contains(old[$0]) }
+        return old.indices.filter { keep?[$0] ?? true && modified.contains(old[$0]) }
     }
 
     /// These changes with each deletion and insertion that sit at the same place between the

@@ -37,11 +37,14 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         database.holdsVersion = true
         defer { database.holdsVersion = false }
         let oldKeys = keys
+        let (previous, sameKeys) = capture(results)
         var modified: Set<ObjectKey> = []
-        for (key, old) in capture(results) {
+        for (key, old) in previous {
             if let new = values[key], old != new { modified.insert(key) }
         }
-        let changes = CollectionChangeSet.between(oldKeys, keys, modified: modified)
+        let changes = sameKeys
+            ? CollectionChangeSet(modifications: CollectionChangeSet.positions(of: modified, in: keys))
+            : CollectionChangeSet.between(oldKeys, keys, modified: modified)
         guard !changes.isEmpty, !isCancelled() else { return true }
         block(.update(results, deletions: changes.deletions, insertions: changes.insertions, modifications: changes.modifications))
         return true
@@ -68,10 +71,10 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     }
 
     /// Records the matches and their observed fields at the database's newest version, and
-    /// returns the observed fields, before, of the matches that may have changed: those of the
+    /// returns the observed fields, before, of the matches that may have changed (those of the
     /// class's objects whose records changed since the last capture, or every match when that
-    /// is not known.
-    private func capture(_ results: Results<Element>) -> [ObjectKey: [FieldValue]] {
+    /// is not known), and whether the matches are the same, in the same order.
+    private func capture(_ results: Results<Element>) -> (previous: [ObjectKey: [FieldValue]], sameKeys: Bool) {
         let database = results.database
         let schema = results.schema
         version = database.readVersion()
@@ -83,7 +86,8 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
             database.loadFields(key, schema: schema).map { observed.project($0, in: database) }
         }
         var previous: [ObjectKey: [FieldValue]] = [:]
-        if let changed, newKeys == keys {
+        let sameKeys = newKeys == keys
+        if let changed, sameKeys {
             // The same matches: only the changed ones are read again, in place.
             for key in changed {
                 guard let old = values[key] else { continue }
@@ -105,7 +109,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
             }
         }
         keys = newKeys
-        return previous
+        return (previous, sameKeys)
     }
 
     /// The keys of the class's objects added, changed or removed since the last capture; nil
