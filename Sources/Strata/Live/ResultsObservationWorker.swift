@@ -79,9 +79,11 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         let schema = results.schema
         version = database.readVersion()
         let newEntries = database.snapshot.entries(in: Keyspace(schema.classID))
-        let changed = changedKeys(to: newEntries, classID: schema.classID)
+        let (changed, addsOrRemoves) = changedKeys(to: newEntries, classID: schema.classID)
         entries = newEntries
-        let newKeys = results.query.rows.map(\.key)
+        // Every object of the class, in key order: the same keys unless objects came or went.
+        let keysKept = changed != nil && !addsOrRemoves && results.query.isWholeClass
+        let newKeys = keysKept ? keys : results.query.rows.map(\.key)
         func load(_ key: ObjectKey) -> [FieldValue]? {
             database.loadFields(key, schema: schema).map { observed.project($0, in: database) }
         }
@@ -112,13 +114,18 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         return (previous, sameKeys)
     }
 
-    /// The keys of the class's objects added, changed or removed since the last capture; nil
-    /// when that does not tell which matches changed (the first capture, or key paths through
-    /// links, whose linked objects may have changed).
-    private func changedKeys(to newEntries: Snapshot.Entries, classID: UInt32) -> Set<ObjectKey>? {
-        guard let entries, observed.paths.allSatisfy(\.rest.isEmpty) else { return nil }
+    /// The keys of the class's objects added, changed or removed since the last capture, and
+    /// whether any was added or removed; nil when that does not tell which matches changed (the
+    /// first capture, or key paths through links, whose linked objects may have changed).
+    private func changedKeys(to newEntries: Snapshot.Entries, classID: UInt32) -> (Set<ObjectKey>?, addsOrRemoves: Bool) {
+        guard let entries, observed.paths.allSatisfy(\.rest.isEmpty) else { return (nil, true) }
         var changed: Set<ObjectKey> = []
-        for change in newEntries.changes(since: entries) { changed.insert(ObjectKey(classID: classID, key: change.key)) }
-        return changed
+        var addsOrRemoves = false
+        for change in newEntries.changes(since: entries) {
+            changed.insert(ObjectKey(classID: classID, key: change.key))
+            if case .replaced = change { continue }
+            addsOrRemoves = true
+        }
+        return (changed, addsOrRemoves)
     }
 }
