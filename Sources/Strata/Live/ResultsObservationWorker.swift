@@ -81,8 +81,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         let newEntries = database.snapshot.entries(in: Keyspace(schema.classID))
         let (changed, addsOrRemoves) = changedKeys(to: newEntries, classID: schema.classID)
         entries = newEntries
-        // Every object of the class, in key order: the same keys unless objects came or went.
-        let keysKept = changed != nil && !addsOrRemoves && results.query.isWholeClass
+        let keysKept = changed.map { !addsOrRemoves && keepsMatches(results.query, changed: $0) } ?? false
         let newKeys = keysKept ? keys : results.query.rows.map(\.key)
         func load(_ key: ObjectKey) -> [FieldValue]? {
             database.loadFields(key, schema: schema).map { observed.project($0, in: database) }
@@ -112,6 +111,24 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         }
         keys = newKeys
         return (previous, sameKeys)
+    }
+
+    /// Whether `query`'s matches are those of the last capture, in the same order, when the
+    /// objects `changed` (no object came or went) are the only ones whose records changed:
+    /// - every object of the class, in key order: always;
+    /// - the objects of the class matching a predicate on their own fields, in key order: when
+    ///   each changed object matches now exactly when it did (it was among the matches).
+    /// Anything else (sorts, distincts, collections, predicates through links) is run again.
+    private func keepsMatches(_ query: ObjectQuery, changed: Set<ObjectKey>) -> Bool {
+        guard case .all = query.source, query.ordering.isEmpty else { return false }
+        guard let predicate = query.predicate else { return true }
+        guard predicate.readsOnlyOwnFields, changed.count <= 64 else { return false }
+        let database = query.database
+        for key in changed {
+            let matches = database.loadFields(key, schema: query.schema).map { QueryEvaluator.matches(predicate, $0) } ?? false
+            if matches != (values[key] != nil) { return false }
+        }
+        return true
     }
 
     /// The keys of the class's objects added, changed or removed since the last capture, and

@@ -48,7 +48,7 @@ final class ObjectQuery: @unchecked Sendable {
     }
 
     /// Whether the query is every object of the class in key order.
-    var isWholeClass: Bool {
+    private var isWholeClass: Bool {
         if case .all = source { return predicate == nil && ordering.isEmpty }
         return false
     }
