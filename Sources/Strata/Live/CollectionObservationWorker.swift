@@ -17,6 +17,8 @@ final class CollectionObservationWorker<C: ObservableCollection>: ObservationWor
     /// What elements' properties count (nil: the elements are values); set at the start.
     private var observed: ObservedProperties??
     private var elements = ObservedElements()
+    /// Without key paths, as Realm: changes of the objects the elements link to.
+    private var linked: LinkedChanges?
     private var version = -1
 
     init(configuration: Database.Configuration, handover: _ThreadSafeHandover, keyPaths: [String]?,
@@ -46,12 +48,29 @@ final class CollectionObservationWorker<C: ObservableCollection>: ObservationWor
             self.observed = observed
             let old = elements
             elements = collection.observedElements(observed)
+            markLinkedChanges(in: database, isFirst: isFirst)
             let change = isFirst ? C.initialChange(collection) : C.change(collection, from: old, to: elements)
             if let change, !isCancelled() { block(change) }
             return true
         } catch {
             if !isCancelled() { block(C.failure(error)) }
             return false
+        }
+    }
+
+    /// Marks the objects held that link, within Realm's depth, to an object of another class
+    /// the commits changed (observed without key paths only).
+    private func markLinkedChanges(in database: Database, isFirst: Bool) {
+        guard let schema = C.elementSchema(in: database), !schema.isEmbedded else { return }
+        if isFirst, keyPaths == nil, schema.mayHoldLinks { linked = LinkedChanges(from: schema, in: database) }
+        guard var linked, let observed = self.observed ?? nil else { return }
+        defer { self.linked = linked }
+        guard linked.advance(in: database) else { return }
+        for (key, projected) in elements.values {
+            guard case .object = key else { continue }
+            var fields = [FieldValue](repeating: .null, count: schema.properties.count)
+            for (path, value) in zip(observed.paths, projected) { fields[path.index] = value }
+            if linked.reachesChange(fields, schema: schema, in: database) { elements.alsoModified.insert(key) }
         }
     }
 

@@ -25,6 +25,9 @@ struct ObservedElements {
     var mapKeys: [String] = []
     /// Whether elements are plain values (replacements pair up as modifications).
     var holdsValues = false
+    /// Objects counted as modified besides those whose observed values changed (those linking
+    /// to a changed object: `LinkedChanges`).
+    var alsoModified: Set<Key> = []
 
     /// The elements of a stored list, set or map field of `property`, observed as `observed` says
     /// (nil for values, which have no properties).
@@ -92,7 +95,7 @@ struct ObservedElements {
 
     /// The identities whose observed values differ from those in `old` (elements in both).
     func modified(since old: ObservedElements) -> Set<Key> {
-        var modified: Set<Key> = []
+        var modified = alsoModified
         for (key, value) in values where old.values[key].map({ $0 != value }) ?? false { modified.insert(key) }
         return modified
     }

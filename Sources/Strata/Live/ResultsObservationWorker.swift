@@ -20,6 +20,9 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     private var values: [ObjectKey: [FieldValue]] = [:]
     /// The class's keyspace at the last delivery.
     private var entries: Snapshot.Entries?
+    /// Without key paths, as Realm: changes of linked objects (nil when the class has no links
+    /// or key paths are given).
+    private var linked: LinkedChanges?
     private var version = -1
 
     init(configuration: Database.Configuration, handover: _ThreadSafeHandover, keyPaths: [String]?,
@@ -42,6 +45,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         for (key, old) in previous {
             if let new = values[key], old != new { modified.insert(key) }
         }
+        modified.formUnion(linkedChanges(in: results))
         let changes = sameKeys
             ? CollectionChangeSet(modifications: CollectionChangeSet.positions(of: modified, in: keys))
             : CollectionChangeSet.between(oldKeys, keys, modified: modified)
@@ -57,11 +61,13 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
                 throw StrataError(.invalidArgument, "the observed results' class is not in the database's schema")
             }
             observed = try ObservedProperties(keyPaths: keyPaths, schema: query.schema)
+            if keyPaths == nil, query.schema.mayHoldLinks { linked = LinkedChanges(from: query.schema, in: database) }
             let results = Results<Element>(query: query)
             self.results = results
             database.holdsVersion = true
             defer { database.holdsVersion = false }
             _ = capture(results)
+            _ = linkedChanges(in: results)
             if !isCancelled() { block(.initial(results)) }
             return true
         } catch {
@@ -111,6 +117,23 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         }
         keys = newKeys
         return (previous, sameKeys)
+    }
+
+    /// The matches that link, within Realm's depth, to an object of another class the commits
+    /// changed (none when key paths are given or the class has no links).
+    private func linkedChanges(in results: Results<Element>) -> Set<ObjectKey> {
+        guard var linked else { return [] }
+        defer { self.linked = linked }
+        let (database, schema) = (results.database, results.schema)
+        guard linked.advance(in: database) else { return [] }
+        var found: Set<ObjectKey> = []
+        for key in keys {
+            guard let projected = values[key] else { continue }
+            var fields = [FieldValue](repeating: .null, count: schema.properties.count)
+            for (path, value) in zip(observed.paths, projected) { fields[path.index] = value }
+            if linked.reachesChange(fields, schema: schema, in: database) { found.insert(key) }
+        }
+        return found
     }
 
     /// Whether `query`'s matches are those of the last capture, in the same order, when the
