@@ -136,4 +136,21 @@ final class LinkedChangeObserveTests: DatabaseTestCase {
         listToken.invalidate()
         heldToken.invalidate()
     }
+
+    func testSectionedResultsSeeLinkedChangesToo() throws {
+        let (db, dogs) = try peopleWithDogs()
+        let log = DeliveryLog<[IndexPath]>()
+        let token = db.objects(Person.self).sectioned(by: \.name, ascending: true).observe { change in
+            switch change {
+            case .initial: log.append([])
+            case .update(_, _, _, let modifications, _, _): log.append(modifications)
+            case .error: log.append([IndexPath(item: -1, section: -1)])
+            }
+        }
+        log.wait { $0.count == 1 }
+        try db.write { dogs[2].age = 4 }
+        log.wait { $0.count == 2 }
+        token.invalidate()
+        XCTAssertEqual(log.all.last, [IndexPath(item: 0, section: 2)])
+    }
 }

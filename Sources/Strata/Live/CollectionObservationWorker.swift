@@ -68,9 +68,7 @@ final class CollectionObservationWorker<C: ObservableCollection>: ObservationWor
         guard linked.advance(in: database) else { return }
         for (key, projected) in elements.values {
             guard case .object = key else { continue }
-            var fields = [FieldValue](repeating: .null, count: schema.properties.count)
-            for (path, value) in zip(observed.paths, projected) { fields[path.index] = value }
-            if linked.reachesChange(fields, schema: schema, in: database) { elements.alsoModified.insert(key) }
+            if linked.reachesChange(projected, observed: observed, schema: schema, in: database) { elements.alsoModified.insert(key) }
         }
     }
 

@@ -64,9 +64,21 @@ struct LinkedChanges {
         return !changed.isEmpty
     }
 
+    /// Whether the object whose observed values are `projected` (every stored property, as
+    /// `ObservedProperties` without key paths gives them) links, within the depth, to an
+    /// object the last commits changed.
+    mutating func reachesChange(
+        _ projected: [FieldValue], observed: ObservedProperties, schema: ObjectSchema, in database: Database
+    ) -> Bool {
+        guard !changed.isEmpty else { return false }
+        var fields = [FieldValue](repeating: .null, count: schema.properties.count)
+        for (path, value) in zip(observed.paths, projected) { fields[path.index] = value }
+        return reachesChange(fields, schema: schema, in: database)
+    }
+
     /// Whether the object whose stored fields are `fields` (of `schema`) links, within the
     /// depth, to an object the last commits changed.
-    mutating func reachesChange(_ fields: [FieldValue], schema: ObjectSchema, in database: Database) -> Bool {
+    private mutating func reachesChange(_ fields: [FieldValue], schema: ObjectSchema, in database: Database) -> Bool {
         guard !changed.isEmpty else { return false }
         var path: [ObjectKey] = []
         return reaches(fields, schema: schema, depthLeft: Self.depth, path: &path, in: database)

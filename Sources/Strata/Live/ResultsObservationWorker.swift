@@ -129,9 +129,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
         var found: Set<ObjectKey> = []
         for key in keys {
             guard let projected = values[key] else { continue }
-            var fields = [FieldValue](repeating: .null, count: schema.properties.count)
-            for (path, value) in zip(observed.paths, projected) { fields[path.index] = value }
-            if linked.reachesChange(fields, schema: schema, in: database) { found.insert(key) }
+            if linked.reachesChange(projected, observed: observed, schema: schema, in: database) { found.insert(key) }
         }
         return found
     }

@@ -24,6 +24,8 @@ final class SectionedResultsObservationWorker<Key: Hashable, Element: Object, De
     private var observed = ObservedProperties(paths: [])
     private var sections: [(key: Key, items: [ObjectKey])] = []
     private var values: [ObjectKey: [FieldValue]] = [:]
+    /// Without key paths, as Realm: changes of linked objects (see `ResultsObservationWorker`).
+    private var linked: LinkedChanges?
     private var version = -1
 
     init(configuration: Database.Configuration, handover: _ThreadSafeHandover, keyPaths: [String]?,
@@ -52,6 +54,7 @@ final class SectionedResultsObservationWorker<Key: Hashable, Element: Object, De
         for (key, value) in values {
             if let old = oldValues[key], old != value { modified.insert(key) }
         }
+        modified.formUnion(linkedChanges(index))
         var changes = SectionedChangeSet.between(oldSections, sections, modified: modified)
         if let key = filter?.key {
             changes = changes.restricted(
@@ -71,17 +74,33 @@ final class SectionedResultsObservationWorker<Key: Hashable, Element: Object, De
                 throw StrataError(.invalidArgument, "the observed results' class is not in the database's schema")
             }
             observed = try ObservedProperties(keyPaths: keyPaths, schema: query.schema)
+            if keyPaths == nil, query.schema.mayHoldLinks { linked = LinkedChanges(from: query.schema, in: database) }
             let index = SectionIndex(results: Results<Element>(query: query), sectionKey: sectionKey, order: order)
             self.index = index
             database.holdsVersion = true
             defer { database.holdsVersion = false }
             capture(index)
+            _ = linkedChanges(index)
             if !isCancelled() { block(.initial(wrap(index))) }
             return true
         } catch {
             if !isCancelled() { block(.error(error)) }
             return false
         }
+    }
+
+    /// The objects that link, within Realm's depth, to an object of another class the commits
+    /// changed (none when key paths are given or the class has no links).
+    private func linkedChanges(_ index: SectionIndex<Key, Element>) -> Set<ObjectKey> {
+        guard var linked else { return [] }
+        defer { self.linked = linked }
+        let (database, schema) = (index.results.database, index.results.schema)
+        guard linked.advance(in: database) else { return [] }
+        var found: Set<ObjectKey> = []
+        for (key, projected) in values {
+            if linked.reachesChange(projected, observed: observed, schema: schema, in: database) { found.insert(key) }
+        }
+        return found
     }
 
     /// Records the sections, their objects and the objects' observed fields at the database's
