@@ -34,7 +34,10 @@ extension Results {
     ///     for frozen results, an unknown property in `keyPaths`, or a database that cannot be
     ///     opened on the queue.
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
-    /// - Complexity: O(1) here; each delivery re-runs the query and reads the matching records.
+    /// - Complexity: O(1) here. A delivery reads again the records of the objects the commits
+    ///   changed, and runs the query again unless no object came or went and the query is the
+    ///   whole class, or unsorted on the object's own fields with no changed object entering or
+    ///   leaving it; a key path through links makes it read every match again.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
         _ block: @escaping (CollectionChange<Results<Element>>) -> Void
@@ -51,12 +54,12 @@ extension Results {
     ///     if case .update(let dogs, _, let insertions, _) = change { print(dogs.count, insertions) }
     /// }
     /// ```
-    /// - Complexity: O(1) here; each change re-runs the query, as a callback's does.
+    /// - Complexity: O(1) here; each change costs what a callback's delivery does.
     public var changes: ChangeSequence<CollectionChange<Results<Element>>> { changes(keyPaths: nil) }
 
     /// The changes of these results, the objects' properties `keyPaths` names counting for
     /// modifications, as an `AsyncSequence` (see ``changes``).
-    /// - Complexity: O(1) here; each change re-runs the query, as a callback's does.
+    /// - Complexity: O(1) here; each change costs what a callback's delivery does.
     public func changes(keyPaths: [String]?) -> ChangeSequence<CollectionChange<Results<Element>>> {
         ChangeSequence(notifier: database.shared.notifier) { deliver in
             observation(keyPaths: keyPaths) { deliver($0.mapCollection { $0.freeze() }) }

@@ -1,14 +1,15 @@
 import StrataStorage
 
-/// The work of one `Results` observer on its delivery queue: it runs the query again in a
+/// The work of one `Results` observer on its delivery queue: it reads the results again in a
 /// database of its own (confined to the queue) and diffs the matches' keys and observed fields
 /// against its previous delivery.
 ///
 /// It keeps the keys and observed fields of the objects it delivered last: O(n) memory for n
-/// matches. A delivery re-runs the query (on the class's columns when it can), then reads again
-/// only the records of the objects the commits changed, found by diffing the class's keyspace
-/// between the two versions (`Snapshot.Entries.changes(since:)`); when a key path goes through a
-/// link, a change of a linked object counts too, so it reads every match's record again.
+/// matches. A delivery reads again only the records of the objects the commits changed, found
+/// by diffing the class's keyspace between the two versions (`Snapshot.Entries.changes(since:)`);
+/// when a key path goes through a link, a change of a linked object counts too, so it reads
+/// every match's record again. It runs the query again (on the class's columns when it can)
+/// unless `keepsMatches` shows the matches are the same.
 final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     private let configuration: Database.Configuration
     private let handover: _ThreadSafeHandover
