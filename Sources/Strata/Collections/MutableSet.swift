@@ -144,6 +144,20 @@ public final class MutableSet<Element: _Persistable>: Collection {
     public func subtract<S: Sequence>(_ other: S) where S.Element == Element {
         for element in other { remove(element) }
     }
+
+    /// Whether every element of this set is in `possibleSuperset` (elements compared as
+    /// ``contains(_:)`` compares them), as Realm's `isSubset(of:)`.
+    /// - Complexity: O(n·m) for n elements here and m in `possibleSuperset`.
+    public func isSubset<S: Sequence>(of possibleSuperset: S) -> Bool where S.Element == Element {
+        let superset = Array(possibleSuperset)
+        return allSatisfy { element in superset.contains { Self.same($0, element) } }
+    }
+
+    /// Whether this set and `other` have an element in common, as Realm's `intersects(_:)`.
+    /// - Complexity: O(m) lookups of ``contains(_:)`` for m elements in `other`.
+    public func intersects<S: Sequence>(_ other: S) -> Bool where S.Element == Element {
+        other.contains { contains($0) }
+    }
 }
 
 extension MutableSet: _Persistable {

@@ -1,0 +1,63 @@
+import Foundation
+import StrataStorage
+import XCTest
+
+@testable import Strata
+
+/// Issue 13's item 9, the Realm calls a porting user reaches for: `AnyValue`'s typed
+/// accessors (Realm's `AnyRealmValue.intValue`…) and `MutableSet`'s `isSubset(of:)` and
+/// `intersects(_:)` (RealmSwift MutableSetTests `testIsSubset`, `testIntersects`).
+final class PortingSurfaceTests: DatabaseTestCase {
+    func testAnyValueAccessorsAnswerOnlyForTheirType() {
+        let id = ObjectId()
+        XCTAssertEqual(AnyValue.int(3).intValue, 3)
+        XCTAssertNil(AnyValue.int(3).doubleValue, "no conversion, as Realm")
+        XCTAssertEqual(AnyValue.string("a").stringValue, "a")
+        XCTAssertNil(AnyValue.none.stringValue)
+        XCTAssertEqual(AnyValue.bool(true).boolValue, true)
+        XCTAssertEqual(AnyValue.double(1.5).doubleValue, 1.5)
+        XCTAssertEqual(AnyValue.float(2.5).floatValue, 2.5)
+        XCTAssertEqual(AnyValue.objectId(id).objectIdValue, id)
+        XCTAssertEqual(AnyValue.data(Data([1])).dataValue, Data([1]))
+        XCTAssertEqual(AnyValue.date(Date(timeIntervalSince1970: 5)).dateValue, Date(timeIntervalSince1970: 5))
+        XCTAssertEqual(AnyValue.list([.int(1)]).listValue, [.int(1)])
+        XCTAssertEqual(AnyValue.map(["k": .int(1)]).dictionaryValue, ["k": .int(1)])
+        XCTAssertNil(AnyValue.int(1).listValue)
+        let dog = NDog()
+        XCTAssertTrue(AnyValue.object(dog).objectValue(NDog.self) === dog)
+        XCTAssertNil(AnyValue.object(dog).objectValue(NPerson.self))
+    }
+
+    func testSetAlgebraOnManagedAndUnmanagedSets() throws {
+        let db = try open([VHolder.self, VTag.self, NDog.self, NPerson.self])
+        let holder = VHolder()
+        holder.name = "h"
+        holder.words.formUnion(["a", "b"])
+        XCTAssertTrue(holder.words.isSubset(of: ["a", "b", "c"]))
+        XCTAssertFalse(holder.words.isSubset(of: ["a"]))
+        try db.write { try db.add(holder) }
+        XCTAssertTrue(holder.words.isSubset(of: ["b", "a"]))
+        XCTAssertFalse(holder.words.isSubset(of: ["b", "c"]))
+        XCTAssertTrue(holder.words.intersects(["z", "b"]))
+        XCTAssertFalse(holder.words.intersects(["z", "y"]))
+        XCTAssertFalse(holder.words.intersects([String]()))
+        XCTAssertTrue(MutableSet<String>().isSubset(of: [String]()), "the empty set is a subset of any set")
+
+        let ann = NPerson(), rex = NDog(), fido = NDog()
+        (ann.name, rex.name, fido.name) = ("Ann", "Rex", "Fido")
+        try db.write {
+            ann.pals.insert(rex)
+            try db.add(ann)
+            try db.add(fido)
+        }
+        let other = NPerson()
+        other.name = "Bob"
+        try db.write {
+            try db.add(other)
+            other.pals.formUnion([rex, fido])
+        }
+        XCTAssertTrue(ann.pals.isSubset(of: other.pals), "managed objects compare by identity")
+        XCTAssertFalse(other.pals.isSubset(of: ann.pals))
+        XCTAssertTrue(other.pals.intersects(ann.pals))
+    }
+}
