@@ -64,6 +64,20 @@ struct LinkedChanges {
         return !changed.isEmpty
     }
 
+    /// Takes the commits since the last call (see ``advance(in:)``) and returns the objects of
+    /// `values` (observed values by key, every stored property as `ObservedProperties` without
+    /// key paths gives them) that link, within the depth, to an object those commits changed.
+    mutating func modified(
+        among values: [ObjectKey: [FieldValue]], observed: ObservedProperties, schema: ObjectSchema, in database: Database
+    ) -> Set<ObjectKey> {
+        guard advance(in: database) else { return [] }
+        var found: Set<ObjectKey> = []
+        for (key, projected) in values where reachesChange(projected, observed: observed, schema: schema, in: database) {
+            found.insert(key)
+        }
+        return found
+    }
+
     /// Whether the object whose observed values are `projected` (every stored property, as
     /// `ObservedProperties` without key paths gives them) links, within the depth, to an
     /// object the last commits changed.

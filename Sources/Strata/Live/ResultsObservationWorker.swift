@@ -57,12 +57,9 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
 
     private func start(isCancelled: () -> Bool) -> Bool {
         do {
-            let database = try Database(configuration: configuration)
-            guard let query = handover.query(in: database) else {
-                throw StrataError(.invalidArgument, "the observed results' class is not in the database's schema")
-            }
-            observed = try ObservedProperties(keyPaths: keyPaths, schema: query.schema)
-            if keyPaths == nil, query.schema.mayHoldLinks { linked = LinkedChanges(from: query.schema, in: database) }
+            let start = try ObservedQuery(configuration: configuration, handover: handover, keyPaths: keyPaths)
+            let (database, query) = (start.database, start.query)
+            (observed, linked) = (start.observed, start.linked)
             let results = Results<Element>(query: query)
             self.results = results
             database.holdsVersion = true
@@ -125,14 +122,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     private func linkedChanges(in results: Results<Element>) -> Set<ObjectKey> {
         guard var linked else { return [] }
         defer { self.linked = linked }
-        let (database, schema) = (results.database, results.schema)
-        guard linked.advance(in: database) else { return [] }
-        var found: Set<ObjectKey> = []
-        for key in keys {
-            guard let projected = values[key] else { continue }
-            if linked.reachesChange(projected, observed: observed, schema: schema, in: database) { found.insert(key) }
-        }
-        return found
+        return linked.modified(among: values, observed: observed, schema: results.schema, in: results.database)
     }
 
     /// Whether `query`'s matches are those of the last capture, in the same order, when the

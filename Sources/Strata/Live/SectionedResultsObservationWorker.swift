@@ -69,12 +69,9 @@ final class SectionedResultsObservationWorker<Key: Hashable, Element: Object, De
 
     private func start(isCancelled: () -> Bool) -> Bool {
         do {
-            let database = try Database(configuration: configuration)
-            guard let query = handover.query(in: database) else {
-                throw StrataError(.invalidArgument, "the observed results' class is not in the database's schema")
-            }
-            observed = try ObservedProperties(keyPaths: keyPaths, schema: query.schema)
-            if keyPaths == nil, query.schema.mayHoldLinks { linked = LinkedChanges(from: query.schema, in: database) }
+            let start = try ObservedQuery(configuration: configuration, handover: handover, keyPaths: keyPaths)
+            let (database, query) = (start.database, start.query)
+            (observed, linked) = (start.observed, start.linked)
             let index = SectionIndex(results: Results<Element>(query: query), sectionKey: sectionKey, order: order)
             self.index = index
             database.holdsVersion = true
@@ -94,13 +91,7 @@ final class SectionedResultsObservationWorker<Key: Hashable, Element: Object, De
     private func linkedChanges(_ index: SectionIndex<Key, Element>) -> Set<ObjectKey> {
         guard var linked else { return [] }
         defer { self.linked = linked }
-        let (database, schema) = (index.results.database, index.results.schema)
-        guard linked.advance(in: database) else { return [] }
-        var found: Set<ObjectKey> = []
-        for (key, projected) in values {
-            if linked.reachesChange(projected, observed: observed, schema: schema, in: database) { found.insert(key) }
-        }
-        return found
+        return linked.modified(among: values, observed: observed, schema: index.results.schema, in: index.results.database)
     }
 
     /// Records the sections, their objects and the objects' observed fields at the database's
