@@ -125,7 +125,7 @@ extension Database {
         return links
     }
 
-    private static func collectLinks(_ value: FieldValue, into targets: inout [ObjectKey]) {
+    static func collectLinks(_ value: FieldValue, into targets: inout [ObjectKey]) {
         switch value {
         case .link(let key): targets.append(key)
         case .list(let elements), .set(let elements): for element in elements { collectLinks(element, into: &targets) }

@@ -48,6 +48,19 @@ public final class Database {
         /// commits (the files are watched while any observer is registered), and
         /// ``Database/refresh()`` catches it up by hand.
         public var readOnly = false
+        /// Converts the stored objects when the stored schema version is lower than
+        /// ``schemaVersion``, as Realm's `migrationBlock`: called once, on the opening thread,
+        /// with the ``Migration`` and the stored version; its changes and the new schema are
+        /// committed together, atomically, when it returns. Without a block, a higher version
+        /// migrates what converts by itself (see ``Migration``). The block must not open this
+        /// database. Default nil.
+        public var migrationBlock: MigrationBlock?
+        /// Delete every object and the stored schema, and start again with the declared one,
+        /// instead of migrating, whenever a migration would run (the stored schema version
+        /// differs, or the schema changed in a way that needs one), as Realm's
+        /// `deleteRealmIfMigrationNeeded`. The migration block is then not called. Default
+        /// `false`.
+        public var deleteDatabaseIfMigrationNeeded = false
         /// Storage-engine options for tests and tools: the file system (an in-memory or
         /// fault-injecting one), the segment size, compression. Their `durability` is not used
         /// (``durability`` is).
@@ -130,8 +143,10 @@ public final class Database {
     /// Opens (creating if needed) the database in `configuration.directory`.
     ///
     /// - Throws: ``StrataError`` with code `.invalidSchema` (naming class and property) when a
-    ///   model class cannot be stored as declared, `.schemaMismatch` when it differs from what
-    ///   the database holds, `.locked` when another process has the database open, and the
+    ///   model class cannot be stored as declared, `.schemaMismatch` (listing every difference)
+    ///   when the stored schema version is higher than the configuration's, or the classes
+    ///   changed in a way that needs a migration without a higher version, `.invalidValue` or
+    ///   `.primaryKeyExists` when a migration fails (nothing is written then), `.locked` when another process has the database open, and the
     ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
     ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
     ///   when the stored schema lacks a class or property as declared.
@@ -140,7 +155,9 @@ public final class Database {
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
         let shared = try SharedStore.open(directory: configuration.directory.path, options: options)
-        try shared.bind(schemas, schemaVersion: configuration.schemaVersion, requireStoredSchema: configuration.readOnly)
+        try shared.bind(
+            schemas, schemaVersion: configuration.schemaVersion, requireStoredSchema: configuration.readOnly,
+            migration: .init(block: configuration.migrationBlock, deletesDatabaseIfNeeded: configuration.deleteDatabaseIfMigrationNeeded))
         self.init(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
     }
 

@@ -12,8 +12,11 @@ final class SharedStore: @unchecked Sendable {
     /// What the store is registered under (see `registryName`): the same for every open of the
     /// same files in this process.
     let name: String
-    private let catalog: Locked<Catalog>
-    private let writer = WriterLock()
+    let catalog: Locked<Catalog>
+    let writerLock = WriterLock()
+    /// Whether a `Database` bound its schemas to the store: a migration then waits until none
+    /// uses it (their schemas would no longer match).
+    let isBound = Locked(false)
     /// The change observers of these files in this process, told of each commit.
     let notifier = CommitNotifier()
     /// For a read-only store: tells `notifier` of the writing process's commits while there are
@@ -66,11 +69,23 @@ final class SharedStore: @unchecked Sendable {
     /// one does not hold a thread while another writer works).
     ///
     /// With `requireStoredSchema` (a `Database` opened with `Configuration.readOnly`) a catalog
-    /// that would change throws instead.
-    /// - Throws: ``StrataError`` `.schemaMismatch` from the catalog; `.readOnly` when
-    ///   `requireStoredSchema` and the classes are not all stored as declared.
-    func bind(_ schemas: SchemaSet, schemaVersion: UInt64, requireStoredSchema: Bool = false) throws {
+    /// that would change throws instead. A schema that needs a migration (or a reset) gets it
+    /// first, in its own commit (SharedStore+Migration.swift).
+    /// - Throws: ``StrataError`` `.schemaMismatch` listing the differences; `.readOnly` when
+    ///   `requireStoredSchema` and the classes are not all stored as declared; what a
+    ///   migration throws.
+    func bind(
+        _ schemas: SchemaSet, schemaVersion: UInt64, requireStoredSchema: Bool = false, migration: MigrationSettings = MigrationSettings()
+    ) throws {
         let readOnly = store.options.readOnly
+        let stored = catalog.withLock { $0 }
+        if try Self.schemaStep(stored: stored, declared: schemas.all, schemaVersion: schemaVersion, settings: migration) != .bind,
+           try self.migrate(schemas, schemaVersion: schemaVersion, settings: migration, readOnly: readOnly || requireStoredSchema) {
+            IndexReconciler.markUsable(schemas.all, catalog: catalog.withLock { $0 }, readOnly: readOnly)
+            schemas.index()
+            isBound.withLock { $0 = true }
+            return
+        }
         let changesCatalog = try catalog.withLock { catalog in
             var updated = catalog
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
@@ -82,10 +97,11 @@ final class SharedStore: @unchecked Sendable {
         guard changesCatalog else {
             catalog.withLock { IndexReconciler.markUsable(schemas.all, catalog: $0, readOnly: readOnly) }
             schemas.index()
+            isBound.withLock { $0 = true }
             return
         }
-        writer.acquire()
-        defer { writer.release() }
+        writerLock.acquire()
+        defer { writerLock.release() }
         try catalog.withLock { catalog in
             var updated = catalog
             try updated.bind(schemas.all, schemaVersion: schemaVersion)
@@ -106,6 +122,7 @@ final class SharedStore: @unchecked Sendable {
             IndexReconciler.markUsable(schemas.all, catalog: updated, readOnly: readOnly)
         }
         schemas.index()
+        isBound.withLock { $0 = true }
     }
 
     /// Why a read-only open cannot use `stored`: the classes it lacks, or else a property or the
@@ -120,12 +137,12 @@ final class SharedStore: @unchecked Sendable {
     }
 
     /// Takes the writer lock, blocking the thread while another writer holds it.
-    func beginWrite() { writer.acquire() }
+    func beginWrite() { writerLock.acquire() }
     /// Takes the writer lock on the caller's isolation, suspending the task while another
     /// writer holds it.
     /// - Throws: `CancellationError` when the task is cancelled first (the lock is not taken).
     func beginWriteSuspending(isolation: isolated (any Actor)? = #isolation) async throws {
-        try await writer.acquireSuspending()
+        try await writerLock.acquireSuspending()
     }
-    func endWrite() { writer.release() }
+    func endWrite() { writerLock.release() }
 }

@@ -71,3 +71,31 @@ extension Substring {
         return dropFirst(prefix.count).dropLast()
     }
 }
+
+extension TypeDescriptor {
+    /// The type a stored code names (the grammar at the top of the file), or nil when the code
+    /// is not one: a catalog's code is stored bytes, so a damaged one is reported, not trusted.
+    init?(storedCode code: String) {
+        var text = Substring(code)
+        let optional = text.hasSuffix("?")
+        if optional { text = text.dropLast() }
+        let scalars: [Substring: PropertyType] = [
+            "bool": .bool, "int": .int, "int8": .int8, "int16": .int16, "int32": .int32, "int64": .int64,
+            "float": .float, "double": .double, "string": .string, "data": .data, "date": .date,
+            "decimal128": .decimal128, "uuid": .uuid, "objectId": .objectId, "mixed": .any,
+        ]
+        if let scalar = scalars[text] {
+            self.init(scalar, optional: optional)
+        } else if text.hasPrefix("object:"), text.count > "object:".count {
+            self.init(.object(className: String(text.dropFirst("object:".count))), optional: optional)
+        } else if let element = text.unwrapped(prefix: "list<").flatMap({ TypeDescriptor(storedCode: String($0)) }) {
+            self.init(.list(element), optional: optional)
+        } else if let element = text.unwrapped(prefix: "set<").flatMap({ TypeDescriptor(storedCode: String($0)) }) {
+            self.init(.set(element), optional: optional)
+        } else if let value = text.unwrapped(prefix: "map<").flatMap({ TypeDescriptor(storedCode: String($0)) }) {
+            self.init(.map(value), optional: optional)
+        } else {
+            return nil
+        }
+    }
+}

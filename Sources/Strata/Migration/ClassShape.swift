@@ -1,0 +1,53 @@
+import StrataStorage
+
+// A class as a migration sees it, on either side: the stored one (from the catalog, without a
+// Swift class) and the declared one (from an `ObjectSchema`). Migration objects, the schema
+// comparison and the rewrite all work on shapes, so the old side needs no Swift class.
+
+/// A property of a ``ClassShape``.
+struct PropertyShape: Equatable {
+    let name: String
+    let type: TypeDescriptor
+    let isPrimaryKey: Bool
+    /// Whether a secondary index is declared (declared side) or recorded (stored side).
+    let isIndexed: Bool
+}
+
+/// The stored properties of a class, in order, and whether it is embedded.
+struct ClassShape {
+    let name: String
+    let isEmbedded: Bool
+    let properties: [PropertyShape]
+    /// The stored form of each property's default (declared side; null on the stored side,
+    /// which is never given defaults).
+    let defaults: [FieldValue]
+
+    var primaryKey: PropertyShape? { properties.first(where: \.isPrimaryKey) }
+
+    subscript(name: String) -> PropertyShape? { properties.first { $0.name == name } }
+
+    /// The declared shape of `schema` (its stored properties).
+    init(_ schema: ObjectSchema) {
+        name = schema.className
+        isEmbedded = schema.isEmbedded
+        let stored = schema.properties.filter(\.isStored)
+        properties = stored.map {
+            PropertyShape(name: $0.name, type: $0.type, isPrimaryKey: $0.isPrimaryKey, isIndexed: $0.isIndexed && !$0.isPrimaryKey)
+        }
+        defaults = stored.map { schema.defaultFields[$0.index] }
+    }
+
+    /// The stored shape of a catalog entry.
+    /// - Throws: ``StrataError`` `.corruption` when a property's stored type code is not one.
+    init(_ entry: Catalog.ClassEntry) throws {
+        name = entry.name
+        isEmbedded = entry.isEmbedded
+        properties = try entry.properties.map { property in
+            guard let type = TypeDescriptor(storedCode: property.code) else {
+                throw StrataError(.corruption, "the schema catalog gives \(entry.name).\(property.name) the unknown type code '\(property.code)'")
+            }
+            return PropertyShape(name: property.name, type: type, isPrimaryKey: property.isPrimaryKey, isIndexed: property.isIndexed)
+        }
+        defaults = Array(repeating: .null, count: properties.count)
+    }
+}
