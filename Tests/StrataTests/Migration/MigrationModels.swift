@@ -62,3 +62,19 @@ enum V2 {
 
     static let types: [ObjectBase.Type] = [Person.self, Dog.self, Address.self]
 }
+
+enum V3 {
+    /// Address is top-level again.
+    final class Person: Object {
+        @Persisted(primaryKey: true) var _id: Int
+        @Persisted var name: String
+        @Persisted var address: Address?
+    }
+
+    final class Address: Object {
+        @Persisted var city: String
+        @Persisted(originProperty: "address") var residents: LinkingObjects<Person>
+    }
+
+    static let types: [ObjectBase.Type] = [Person.self, Address.self]
+}
