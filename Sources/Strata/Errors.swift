@@ -19,6 +19,9 @@ extension StrataError.Code {
     /// A query cannot run: a malformed predicate, an unknown key path, an argument of the wrong
     /// type, an operator that does not apply. The message names the position.
     public static let invalidQuery = StrataError.Code("invalidQuery")
+    /// A write would keep more versions alive than
+    /// ``Database/Configuration/maximumNumberOfActiveVersions`` allows.
+    public static let tooManyActiveVersions = StrataError.Code("tooManyActiveVersions")
 }
 
 extension StrataError {
@@ -38,6 +41,8 @@ extension StrataError {
     public static let wrongDatabase = Code.wrongDatabase
     /// Matches any ``StrataError/Code/invalidQuery`` error in a `catch` clause.
     public static let invalidQuery = Code.invalidQuery
+    /// Matches any ``StrataError/Code/tooManyActiveVersions`` error in a `catch` clause.
+    public static let tooManyActiveVersions = Code.tooManyActiveVersions
 }
 
 extension StrataError {

@@ -64,6 +64,14 @@ extension Database {
         guard transaction == nil else {
             throw StrataError(.notInWriteTransaction, "a write transaction is already open on this database")
         }
+        if let limit = configuration.maximumNumberOfActiveVersions {
+            let pinned = shared.pinnedVersionCount
+            guard pinned + 1 <= limit else {
+                throw StrataError(
+                    .tooManyActiveVersions,
+                    "frozen databases, objects or results keep \(pinned) older versions alive; a write would make \(pinned + 1), above maximumNumberOfActiveVersions \(limit)")
+            }
+        }
     }
 
     /// Opens a write transaction over the latest commit. REQUIRES: this database holds the

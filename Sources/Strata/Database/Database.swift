@@ -61,20 +61,46 @@ public final class Database {
         /// `deleteRealmIfMigrationNeeded`. The migration block is then not called. Default
         /// `false`.
         public var deleteDatabaseIfMigrationNeeded = false
+        /// Keep the database in this process's memory under this name instead of in
+        /// ``directory``, as Realm's `inMemoryIdentifier`: nothing touches the disk, databases
+        /// opened with the same identifier in one process share their objects, and the objects
+        /// are gone once no `Database` of the identifier is left. Default nil.
+        public var inMemoryIdentifier: String?
+        /// A database directory (one a build ships, say) copied into ``directory`` when that
+        /// holds no database yet, before opening, as Realm's `seedFilePath`. Default nil.
+        public var seedFilePath: URL?
+        /// Decides, when this process first opens the database writable, whether to compact it
+        /// first, as Realm's `shouldCompactOnLaunch`: called with the bytes of the database's
+        /// files and the bytes its live objects use. Compaction is online (see
+        /// ``Database/compact()``). Default nil (never).
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+        /// The most versions that may be kept alive at once (the latest and those frozen
+        /// databases, objects and results read), as Realm's `maximumNumberOfActiveVersions`: a
+        /// write that would make more throws ``StrataError`` `.tooManyActiveVersions`. Old
+        /// versions keep the files they read from being compacted away. Default nil (no limit).
+        public var maximumNumberOfActiveVersions: UInt?
         /// Storage-engine options for tests and tools: the file system (an in-memory or
         /// fault-injecting one), the segment size, compression. Their `durability` is not used
         /// (``durability`` is).
         @_spi(Testing) public var storageOptions = Store.Options()
 
-        /// Makes a configuration.
+        /// Makes a configuration; without a directory, the database is
+        /// ``defaultDirectory``.
         public init(
-            directory: URL, objectTypes: [ObjectBase.Type], schemaVersion: UInt64 = 0,
+            directory: URL = Configuration.defaultDirectory, objectTypes: [ObjectBase.Type], schemaVersion: UInt64 = 0,
             durability: Durability = .full
         ) {
             self.directory = directory
             self.objectTypes = objectTypes
             self.schemaVersion = schemaVersion
             self.durability = durability
+        }
+
+        /// Makes a configuration of a database kept in memory under `inMemoryIdentifier` (see
+        /// ``inMemoryIdentifier``).
+        public init(inMemoryIdentifier: String, objectTypes: [ObjectBase.Type], schemaVersion: UInt64 = 0) {
+            self.init(directory: URL(fileURLWithPath: "/in-memory"), objectTypes: objectTypes, schemaVersion: schemaVersion)
+            self.inMemoryIdentifier = inMemoryIdentifier
         }
     }
 
@@ -154,10 +180,16 @@ public final class Database {
         let schemas = try SchemaSet(configuration.objectTypes)
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
-        let shared = try SharedStore.open(directory: configuration.directory.path, options: options)
+        let directory = try configuration.prepareStore(&options)
+        let shared = try SharedStore.open(directory: directory, options: options)
+        let firstOpen = !shared.isBound.withLock { $0 }
         try shared.bind(
             schemas, schemaVersion: configuration.schemaVersion, requireStoredSchema: configuration.readOnly,
             migration: .init(block: configuration.migrationBlock, deletesDatabaseIfNeeded: configuration.deleteDatabaseIfMigrationNeeded))
+        if firstOpen, !options.readOnly, let shouldCompact = configuration.shouldCompactOnLaunch {
+            let statistics = shared.store.statistics()
+            if shouldCompact(statistics.totalBytes, statistics.liveBytes) { _ = try shared.store.compact() }
+        }
         self.init(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
     }
 
@@ -169,9 +201,11 @@ public final class Database {
         self.pinned = snapshot
         self.pinnedSequence = snapshot.sequence
         self.isFrozen = frozen
+        if frozen { shared.pin(snapshot.sequence) }
     }
 
     deinit {
+        if isFrozen { shared.unpin(pinnedSequence) }
         // A write still open when the last reference goes (the code that began it returned or
         // threw without ending it) gives up the writer lock, so other writers do not wait for
         // ever. Its changes are discarded, as `cancelWrite()` would.

@@ -17,6 +17,8 @@ final class SharedStore: @unchecked Sendable {
     /// Whether a `Database` bound its schemas to the store: a migration then waits until none
     /// uses it (their schemas would no longer match).
     let isBound = Locked(false)
+    /// How many frozen databases read each version (by sequence).
+    let pinnedVersions = Locked<[UInt64: Int]>([:])
     /// The change observers of these files in this process, told of each commit.
     let notifier = CommitNotifier()
     /// For a read-only store: tells `notifier` of the writing process's commits while there are

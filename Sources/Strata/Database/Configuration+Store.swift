@@ -1,0 +1,104 @@
+import Foundation
+import StrataStorage
+
+// Where a configuration's store lives before it opens: in the process's memory under an
+// identifier, or in a directory, copied from a seed when it holds no database yet; and the
+// default directory and configuration `Database()` opens.
+
+extension Database.Configuration {
+    /// The default database directory: `default` in this program's folder of the user's data
+    /// directory (`$XDG_DATA_HOME`, else `~/.local/share`), e.g.
+    /// `~/.local/share/myapp/default`. As Realm's `default.realm`.
+    public static var defaultDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return data.appendingPathComponent(ProcessInfo.processInfo.processName).appendingPathComponent("default")
+    }
+
+    /// The configuration ``Database/init()`` opens, as Realm's `defaultConfiguration`: the
+    /// ``defaultDirectory`` and no classes until the program sets them (Linux has no runtime
+    /// that lists a program's model classes).
+    ///
+    /// Thread-safe: reads and writes are serialized.
+    public static var defaultConfiguration: Database.Configuration {
+        get { defaultStorage.withLock { $0 } }
+        set { defaultStorage.withLock { $0 = newValue } }
+    }
+
+    private static let defaultStorage = Locked(Database.Configuration(objectTypes: []))
+
+    /// Points `options` at the store this configuration names and returns its directory: an
+    /// in-memory file system shared by the identifier, or the directory, seeded first when
+    /// ``seedFilePath`` is set and it holds no database.
+    /// - Throws: ``StrataError`` `.io` when the seed cannot be copied, `.notFound` when it
+    ///   does not exist.
+    func prepareStore(_ options: inout Store.Options) throws -> String {
+        if let inMemoryIdentifier {
+            options.fileSystem = InMemoryDatabases.fileSystem(for: inMemoryIdentifier)
+            return "/db"
+        }
+        if let seedFilePath, !options.readOnly { try Self.seed(directory, from: seedFilePath) }
+        return directory.path
+    }
+
+    /// Copies the database in `seed` to `directory` when that holds no database: into a new
+    /// directory beside it, then renamed into place, so no half copy is ever opened.
+    private static func seed(_ directory: URL, from seed: URL) throws {
+        let files = FileManager.default
+        let existing = (try? files.contentsOfDirectory(atPath: directory.path)) ?? []
+        guard !existing.contains(where: { $0 == "MANIFEST" || $0.hasSuffix(".seg") }) else { return }
+        guard files.fileExists(atPath: seed.path) else {
+            throw StrataError(.notFound, "the seed database does not exist", file: seed.path)
+        }
+        let staging = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).seed-\(UUID().uuidString)")
+        do {
+            try files.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try files.copyItem(at: seed, to: staging)
+            try? files.removeItem(at: staging.appendingPathComponent("LOCK"))
+            if files.fileExists(atPath: directory.path) { try files.removeItem(at: directory) }
+            try files.moveItem(at: staging, to: directory)
+        } catch {
+            try? files.removeItem(at: staging)
+            throw StrataError(.io, "copying the seed database \(seed.path) failed: \(error)", file: directory.path)
+        }
+    }
+}
+
+/// The file systems of in-memory databases, by identifier, while a database of it is open.
+enum InMemoryDatabases {
+    private struct WeakFileSystem { weak var value: MemoryFileSystem? }
+    private static let open = Locked<[String: WeakFileSystem]>([:])
+
+    /// The file system of the in-memory databases named `identifier`: the one an open
+    /// database of that name uses, else a new, empty one.
+    static func fileSystem(for identifier: String) -> MemoryFileSystem {
+        open.withLock { open in
+            if let existing = open[identifier]?.value { return existing }
+            open = open.filter { $0.value.value != nil }
+            let fileSystem = MemoryFileSystem()
+            open[identifier] = WeakFileSystem(value: fileSystem)
+            return fileSystem
+        }
+    }
+}
+
+extension Database {
+    /// Opens ``Configuration/defaultConfiguration``, as Realm's `try Realm()`.
+    ///
+    /// ```swift
+    /// Database.Configuration.defaultConfiguration.objectTypes = [Dog.self, Person.self]
+    /// let db = try Database()
+    /// ```
+    /// - Throws: ``StrataError`` `.invalidSchema` when the default configuration names no
+    ///   classes; what ``init(configuration:)`` throws.
+    public convenience init() throws {
+        let configuration = Configuration.defaultConfiguration
+        guard !configuration.objectTypes.isEmpty else {
+            throw StrataError(
+                .invalidSchema,
+                "Database.Configuration.defaultConfiguration names no objectTypes: set them before Database() (Linux cannot list a program's model classes)")
+        }
+        try self.init(configuration: configuration)
+    }
+}
