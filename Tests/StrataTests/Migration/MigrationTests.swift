@@ -176,4 +176,37 @@ final class MigrationTests: MigrationTestCase {
         XCTAssertEqual(bob?.dogs.count, 0, "links to a deleted object go")
         assertClean(db)
     }
+
+    func testABlockSetsCollectionsAndEmbeddedObjectsFromPlainValues() throws {
+        try fillV1()
+        let db = try Database(configuration: configuration(V2.types, version: 2) { migration, _ in
+            let spot = migration.create("Dog", value: ["name": "Spot", "age": UInt8(3)])
+            migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
+                guard oldObject?["_id"] as? Int == 1 else { return }
+                let dogs = oldObject?["dogs"] as? [Any] ?? []
+                newObject?["dogs"] = dogs + [spot]
+                newObject?["address"] = ["city": "Nice"]
+                newObject?["nickname"] = Optional("Annie")
+            }
+            migration.deleteData(forType: "Retired")
+            migration.enumerateObjects(ofType: "Retired") { _, _ in XCTFail("deleted data is not enumerated") }
+        })
+        let ann = db.object(ofType: V2.Person.self, forPrimaryKey: 1)
+        XCTAssertEqual(ann.map { Array($0.dogs.map(\.name)) }, ["Rex", "Fido", "Spot"], "old objects stand for their new versions")
+        XCTAssertEqual(ann?.address?.city, "Nice")
+        XCTAssertEqual(ann?.nickname, "Annie")
+        XCTAssertEqual(db.object(ofType: V2.Dog.self, forPrimaryKey: "Spot")?.age, 3)
+        assertClean(db)
+    }
+
+    func testAValueOutOfRangeForItsIntegerWidthFails() throws {
+        try fillV1()
+        let error = strataError {
+            _ = try Database(configuration: configuration(V2.types, version: 2) { migration, _ in
+                migration.create("Dog", value: ["name": "Big", "age": 1.5])
+            })
+        }
+        XCTAssertEqual(error?.code, .invalidValue)
+        XCTAssertTrue(error?.message.contains("Dog.age") ?? false, error?.message ?? "")
+    }
 }
