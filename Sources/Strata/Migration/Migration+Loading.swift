@@ -16,15 +16,21 @@ extension Migration {
         self.init(oldShapes: oldShapes, newShapes: Dictionary(declared.map { ($0.className, ClassShape($0)) }, uniquingKeysWith: { $1 }))
         var stored: [(object: MigrationObject, fields: [FieldValue.Field], entry: Catalog.ClassEntry)] = []
         var byKey: [ObjectKey: MigrationObject] = [:]
+        let total = catalog.classes.reduce(0) { $0 + ($1.isEmbedded ? 0 : snapshot.count(in: Keyspace($1.id))) }
+        stored.reserveCapacity(total)
+        byKey.reserveCapacity(total)
         for entry in catalog.classes where !entry.isEmbedded {
             guard let shape = oldShapes[entry.name] else { continue }
+            var objects: [MigrationObject] = []
+            objects.reserveCapacity(snapshot.count(in: Keyspace(entry.id)))
+            defer { oldObjects[entry.name] = objects }
             for record in snapshot.entries(in: Keyspace(entry.id)) {
                 let key = ObjectKey(classID: entry.id, key: record.key)
                 let fields = try Self.storedFields(of: record, in: snapshot, className: entry.name)
                 let object = MigrationObject(shape: shape, values: [], isNew: false, storedKey: key, migration: self)
                 stored.append((object, fields, entry))
                 byKey[key] = object
-                oldObjects[entry.name, default: []].append(object)
+                objects.append(object)
             }
         }
         let entriesByID = Dictionary(catalog.classes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })

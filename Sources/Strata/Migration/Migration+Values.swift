@@ -150,9 +150,8 @@ extension Migration {
 
 /// `value` without the optionals around it (nil for a nil inside).
 func unwrapped(_ value: Any) -> Any? {
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .optional else { return value }
-    return mirror.children.first.flatMap { unwrapped($0.value) }
+    guard let optional = value as? any OptionalValue else { return value }
+    return optional.wrappedAny.flatMap(unwrapped)
 }
 
 extension PropertyType {

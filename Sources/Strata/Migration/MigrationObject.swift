@@ -37,6 +37,8 @@ public final class MigrationObject {
     var counterpart: MigrationObject?
     /// Set by `Migration.delete(_:)` (a new object) or `deleteData(forType:)`.
     var isDeleted = false
+    /// The key a new top-level object is written under (set by `MigrationWriter`).
+    var newKey: ObjectKey?
     private weak var migration: Migration?
 
     init(shape: ClassShape, values: [MigrationValue], isNew: Bool, storedKey: ObjectKey?, migration: Migration) {

@@ -20,11 +20,11 @@ extension MigrationWriter {
 
     /// Keeps the records of a class the open does not declare, with their links to objects
     /// the migration moved or deleted rewritten, and notes their links.
-    mutating func relink(_ entry: Catalog.ClassEntry) throws {
+    mutating func relink(_ entry: Catalog.ClassEntry, movedKeys: [ObjectKey: ObjectKey]) throws {
         for record in snapshot.entries(in: Keyspace(entry.id)) {
             let source = ObjectKey(classID: entry.id, key: record.key)
             let fields = try Migration.storedFields(of: record, in: snapshot, className: entry.name)
-            let relinked = fields.map { FieldValue.Field(id: $0.id, value: relinking($0.value) ?? .null) }
+            let relinked = fields.map { FieldValue.Field(id: $0.id, value: relinking($0.value, movedKeys) ?? .null) }
             if relinked != fields { batch.put(RecordCodec.encode(storedFields: relinked), forKey: record.key, in: Keyspace(entry.id)) }
             for field in relinked {
                 var targets: [ObjectKey] = []
@@ -36,18 +36,32 @@ extension MigrationWriter {
 
     /// A stored value with its links to rewritten classes following their objects; nil for a
     /// link to an object that is gone (dropped from a list or set, null elsewhere).
-    private func relinking(_ value: FieldValue) -> FieldValue? {
+    private func relinking(_ value: FieldValue, _ movedKeys: [ObjectKey: ObjectKey]) -> FieldValue? {
         switch value {
         case .link(let key):
             guard rewrittenClassIDs.contains(key.classID) else { return value }
             return movedKeys[key].map(FieldValue.link)
-        case .list(let elements): return .list(elements.compactMap(relinking))
-        case .set(let elements): return .set(elements.compactMap(relinking))
-        case .map(let entries): return .map(entries.map { FieldValue.MapEntry(key: $0.key, value: relinking($0.value) ?? .null) })
+        case .list(let elements): return .list(elements.compactMap { relinking($0, movedKeys) })
+        case .set(let elements): return .set(elements.compactMap { relinking($0, movedKeys) })
+        case .map(let entries): return .map(entries.map { FieldValue.MapEntry(key: $0.key, value: relinking($0.value, movedKeys) ?? .null) })
         case .embedded(let classID, let id, let fields):
-            return .embedded(classID: classID, id: id, fields: fields.map { FieldValue.Field(id: $0.id, value: relinking($0.value) ?? .null) })
+            return .embedded(classID: classID, id: id, fields: fields.map { FieldValue.Field(id: $0.id, value: relinking($0.value, movedKeys) ?? .null) })
         default: return value
         }
+    }
+
+    /// Old keys of the stored objects of declared classes to their new ones (absent: the
+    /// object is gone), for relinking the classes the open does not declare.
+    func movedKeys() -> [ObjectKey: ObjectKey] {
+        var moved: [ObjectKey: ObjectKey] = [:]
+        for objects in migration.oldObjects.values {
+            for object in objects {
+                if let storedKey = object.storedKey, let counterpart = object.counterpart, !counterpart.isDeleted, let key = counterpart.newKey {
+                    moved[storedKey] = key
+                }
+            }
+        }
+        return moved
     }
 
     /// Puts every backlink record the new links give and deletes the others.

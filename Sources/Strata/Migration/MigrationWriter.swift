@@ -21,10 +21,8 @@ struct MigrationWriter {
     let snapshot: Snapshot
     let schemas: [ObjectSchema]
     var batch = WriteBatch()
-    /// New keys of the new objects written as top-level objects, by object identity.
-    var keys: [ObjectIdentifier: ObjectKey] = [:]
-    /// Old keys of stored objects to their new ones (absent: the object is gone).
-    var movedKeys: [ObjectKey: ObjectKey] = [:]
+    /// The live new objects of each declared top-level class (`liveObjects`), by class name.
+    private var live: [String: [MigrationObject]] = [:]
     /// The classes whose stored records are all replaced (declared, or data deleted).
     var rewrittenClassIDs: Set<UInt32> = []
     var backlinks: [ObjectKey: Set<Backlink>] = [:]
@@ -46,15 +44,21 @@ struct MigrationWriter {
         var catalog = migratedCatalog(stored)
         try catalog.bind(schemas, schemaVersion: schemaVersion)
         let storedByName = Dictionary(stored.classes.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
-        for schema in schemas where !schema.isEmbedded { try assignKeys(schema, stored: storedByName[schema.className]) }
+        for schema in schemas where !schema.isEmbedded {
+            live[schema.className] = liveObjects(schema.className)
+            try assignKeys(schema, stored: storedByName[schema.className])
+        }
         for schema in schemas { rewrittenClassIDs.insert(schema.classID) }
         for entry in stored.classes where migration.deletedClasses.contains(entry.name) { rewrittenClassIDs.insert(entry.id) }
         for schema in schemas where !schema.isEmbedded { try writeRecords(schema) }
+        var moved: [ObjectKey: ObjectKey]?
         for entry in stored.classes where !entry.isEmbedded {
             if rewrittenClassIDs.contains(entry.id) {
-                deleteRecords(notIn: schemas.first { $0.classID == entry.id && !$0.isEmbedded }.map { self.keys(of: $0) } ?? [], classID: entry.id)
+                let kept = schemas.first { $0.classID == entry.id && !$0.isEmbedded }.map { live[$0.className] ?? [] } ?? []
+                deleteRecords(notIn: Set(kept.compactMap { $0.newKey?.key }), classID: entry.id)
             } else {
-                try relink(entry)
+                if moved == nil { moved = movedKeys() }
+                try relink(entry, movedKeys: moved ?? [:])
             }
         }
         writeBacklinks()
@@ -93,16 +97,14 @@ struct MigrationWriter {
         return (fromStored + (migration.createdObjects[className] ?? [])).filter { !$0.isDeleted }
     }
 
-    private func keys(of schema: ObjectSchema) -> Set<StorageKey> {
-        Set(liveObjects(schema.className).compactMap { keys[ObjectIdentifier($0)]?.key })
-    }
-
     /// Gives each live object of a top-level class its key.
     private mutating func assignKeys(_ schema: ObjectSchema, stored: Catalog.ClassEntry?) throws {
         let keepsStoredKeys = stored.map { !$0.isEmbedded && !$0.properties.contains(where: \.isPrimaryKey) } ?? false
         let primaryKey = schema.primaryKey.flatMap { key in ClassShape(schema).index(of: key.name) }
+        let objects = live[schema.className] ?? []
         var taken: Set<StorageKey> = []
-        for object in liveObjects(schema.className) {
+        taken.reserveCapacity(objects.count)
+        for object in objects {
             let key: StorageKey
             if let primaryKey {
                 guard case .scalar(let value) = object.values[primaryKey],
@@ -118,17 +120,15 @@ struct MigrationWriter {
             guard taken.insert(key).inserted else {
                 throw StrataError(.primaryKeyExists, "migrating \(schema.className): two objects have the primary key \(object[schema.primaryKey?.name ?? ""] ?? "nil")")
             }
-            let objectKey = ObjectKey(classID: schema.classID, key: key)
-            keys[ObjectIdentifier(object)] = objectKey
-            if let storedKey = object.storedKey { movedKeys[storedKey] = objectKey }
+            object.newKey = ObjectKey(classID: schema.classID, key: key)
         }
     }
 
     /// Puts the records of a top-level class's live objects that differ from the stored ones,
     /// and notes their links and index entries.
     private mutating func writeRecords(_ schema: ObjectSchema) throws {
-        for object in liveObjects(schema.className) {
-            guard let key = keys[ObjectIdentifier(object)] else { continue }
+        for object in live[schema.className] ?? [] {
+            guard let key = object.newKey else { continue }
             let fields = try fieldValues(of: object, schema: schema)
             var record: [UInt8] = []
             RecordCodec.encode(fields, schema: schema, appendingTo: &record)
@@ -166,7 +166,7 @@ struct MigrationWriter {
         case .object(nil): return .null
         case .object(let object?):
             guard !object.isDeleted, let schema = schemas.first(where: { $0.className == object.className }) else { return nil }
-            guard schema.isEmbedded else { return keys[ObjectIdentifier(object)].map(FieldValue.link) }
+            guard schema.isEmbedded else { return object.newKey.map(FieldValue.link) }
             var fields = schema.defaultFields
             for (index, property) in object.shape.properties.enumerated() {
                 guard let target = schema[property.name] else { continue }

@@ -96,9 +96,16 @@ func encodeValue(_ value: Any, to encoder: any Encoder, depth: Int) throws {
     }
 }
 
-/// Optionals, to tell nil apart inside `Any`.
-protocol OptionalValue { var isNil: Bool { get } }
-extension Optional: OptionalValue { var isNil: Bool { self == nil } }
+/// An `Optional` of any wrapped type, seen through `Any` (to tell nil apart inside it).
+protocol OptionalValue {
+    var isNil: Bool { get }
+    /// The wrapped value, as `Any`.
+    var wrappedAny: Any? { get }
+}
+extension Optional: OptionalValue {
+    var isNil: Bool { self == nil }
+    var wrappedAny: Any? { map { $0 as Any } }
+}
 
 /// Lists and sets, seen as elements for coding.
 protocol EncodableElements { var elementsForCoding: [Any] { get } }

@@ -9,9 +9,13 @@ extension FieldValue {
     /// `value` as the stored scalar of `type`, or nil when it is not one (a value out of
     /// range, another type). Links, collections and embedded objects are not scalars.
     static func coercing(_ value: Any, to type: PropertyType) -> FieldValue? {
-        if let raw = (value as? any RawRepresentable)?.rawValue, !(value is AnyValue) {
-            return coercing(raw, to: type)
-        }
+        if let field = coercingDirectly(value, to: type) { return field }
+        guard !(value is AnyValue), let raw = (value as? any RawRepresentable)?.rawValue else { return nil }
+        return coercingDirectly(raw, to: type)
+    }
+
+    /// `value` itself (not a raw value) as the stored scalar of `type`.
+    private static func coercingDirectly(_ value: Any, to type: PropertyType) -> FieldValue? {
         switch type {
         case .bool: return (value as? Bool).map(FieldValue.bool)
         case .int, .int64: return integer(value, in: Int64.min...Int64.max)
