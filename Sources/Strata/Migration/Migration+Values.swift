@@ -139,12 +139,22 @@ extension Migration {
 
     /// Sets each property of `new` that `old` has to its converted value.
     func fill(_ new: MigrationObject, from old: MigrationObject) {
+        let oldIndexes = propertyMatches(new.shape, old.shape)
         for (index, property) in new.shape.properties.enumerated() {
-            guard let oldIndex = old.shape.index(of: property.name) else { continue }
+            guard let oldIndex = oldIndexes[index] else { continue }
             if let value = converted(old.values[oldIndex], from: old.shape.properties[oldIndex].type, to: property.type) {
                 new.values[index] = value
             }
         }
+    }
+
+    /// For each property of a class's new shape, the position of the same name in its old
+    /// shape (worked out once per class).
+    private func propertyMatches(_ new: ClassShape, _ old: ClassShape) -> [Int?] {
+        if let known = matches[new.name] { return known }
+        let found = new.properties.map { old.index(of: $0.name) }
+        matches[new.name] = found
+        return found
     }
 }
 

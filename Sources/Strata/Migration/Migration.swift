@@ -31,6 +31,8 @@ public final class Migration {
     var deletedClasses: Set<String> = []
     /// The properties renamed, as (class, from, to).
     var renames: [(className: String, from: String, to: String)] = []
+    /// For each declared class, its new properties' positions in its stored shape.
+    var matches: [String: [Int?]] = [:]
     /// The first error of the block, which fails the migration.
     private(set) var error: StrataError?
 

@@ -127,9 +127,10 @@ struct MigrationWriter {
     /// Puts the records of a top-level class's live objects that differ from the stored ones,
     /// and notes their links and index entries.
     private mutating func writeRecords(_ schema: ObjectSchema) throws {
+        let positions = ClassShape(schema).properties.map { schema.indexByName[$0.name] }
         for object in live[schema.className] ?? [] {
             guard let key = object.newKey else { continue }
-            let fields = try fieldValues(of: object, schema: schema)
+            let fields = try fieldValues(of: object, schema: schema, positions: positions)
             var record: [UInt8] = []
             RecordCodec.encode(fields, schema: schema, appendingTo: &record)
             put(record, key.key, in: Keyspace(schema.classID))
@@ -142,15 +143,16 @@ struct MigrationWriter {
         }
     }
 
-    /// An object's fields in `schema`'s property order.
-    private func fieldValues(of object: MigrationObject, schema: ObjectSchema) throws -> [FieldValue] {
+    /// An object's fields in `schema`'s property order; `positions` gives each property of the
+    /// object's shape its position there.
+    private func fieldValues(of object: MigrationObject, schema: ObjectSchema, positions: [Int?]) throws -> [FieldValue] {
         var fields = schema.defaultFields
         var identity: UInt64 = 0
-        for (index, property) in object.shape.properties.enumerated() {
-            guard let target = schema[property.name] else { continue }
+        for (index, target) in positions.enumerated() {
+            guard let target, index < object.values.count else { continue }
             let field = try encode(object.values[index], depth: 0, identity: &identity) ?? .null
-            do { try field.checkNesting() } catch { throw StrataError.inContext("\(schema.className).\(property.name)", error) }
-            fields[target.index] = field
+            do { try field.checkNesting() } catch { throw StrataError.inContext("\(schema.className).\(object.shape.properties[index].name)", error) }
+            fields[target] = field
         }
         return fields
     }
