@@ -24,14 +24,14 @@ final class ObjectIdTests: XCTestCase {
         }
         let collector = Collector()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            collector.add((0..<10_000).map { _ in ObjectId() })
+            collector.add((0..<10_000).map { _ in ObjectId.generate() })
         }
         XCTAssertEqual(collector.ids.count, 80_000)
         XCTAssertEqual(Set(collector.ids).count, 80_000)
     }
 
     func testCounterIncrementsAndMiddleBytesAreStable() {
-        let ids = (0..<1_000).map { _ in ObjectId() }
+        let ids = (0..<1_000).map { _ in ObjectId.generate() }
         for (previous, next) in zip(ids, ids.dropFirst()) {
             XCTAssertEqual((counter(next) &- counter(previous)) & 0xFF_FFFF, 1)
             XCTAssertEqual(previous.bytes[4..<9], next.bytes[4..<9], "the process-random bytes are fixed")
@@ -40,20 +40,20 @@ final class ObjectIdTests: XCTestCase {
 
     func testTimestampIsNow() {
         let before = Date()
-        let id = ObjectId()
+        let id = ObjectId.generate()
         XCTAssertLessThanOrEqual(abs(id.timestamp.timeIntervalSince(before)), 2)
         XCTAssertEqual(id.timestamp.timeIntervalSince1970, id.timestamp.timeIntervalSince1970.rounded(.down))
     }
 
     func testGeneratedIdsIncreaseWithinASecond() {
-        let first = ObjectId(), second = ObjectId()
+        let first = ObjectId.generate(), second = ObjectId.generate()
         if first.timestamp == second.timestamp && counter(second) > counter(first) {
             XCTAssertLessThan(first, second)
         }
     }
 
     func testStringRoundTrip() throws {
-        let id = ObjectId()
+        let id = ObjectId.generate()
         XCTAssertEqual(id.stringValue.count, 24)
         XCTAssertEqual(try ObjectId(string: id.stringValue), id)
         XCTAssertEqual(ObjectId(id.description), id)
@@ -67,6 +67,18 @@ final class ObjectIdTests: XCTestCase {
         XCTAssertEqual(try ObjectId(string: "507F1f77bcF86cd799439011").stringValue, "507f1f77bcf86cd799439011")
         XCTAssertEqual(ObjectId.zero.stringValue, "000000000000000000000000")
         XCTAssertEqual(try ObjectId(string: "ffffffffffffffffffffffff").bytes, [UInt8](repeating: 0xFF, count: 12))
+    }
+
+    /// Seed 004: `@Persisted var _id: ObjectId` starts at a new unique id, `@Persisted var _id =
+    /// ObjectId()` at the all-zero one, as `@objc dynamic var _id = ObjectId()` did.
+    func testObjectIdInitIsZeroAndAnUndeclaredDefaultIsUnique() {
+        final class Generated: Object { @Persisted var _id: ObjectId }
+        final class Zero: Object { @Persisted var _id = ObjectId() }
+        XCTAssertEqual(ObjectId(), .zero)
+        XCTAssertEqual(Zero()._id, .zero)
+        XCTAssertNotEqual(Generated()._id, .zero)
+        XCTAssertNotEqual(Generated()._id, Generated()._id)
+        XCTAssertNotEqual(ObjectId.generate(), ObjectId.generate())
     }
 
     func testInvalidStringsThrow() {
@@ -127,7 +139,7 @@ final class ObjectIdTests: XCTestCase {
             var id: ObjectId
             var ids: [ObjectId]
         }
-        let value = Wrapper(id: ObjectId(), ids: [ObjectId(), .zero])
+        let value = Wrapper(id: ObjectId.generate(), ids: [ObjectId.generate(), .zero])
         let data = try JSONEncoder().encode(value)
         XCTAssertEqual(try JSONDecoder().decode(Wrapper.self, from: data), value)
 
@@ -138,7 +150,7 @@ final class ObjectIdTests: XCTestCase {
     }
 
     func testHashableAndSendable() {
-        let id = ObjectId()
+        let id = ObjectId.generate()
         let copy = ObjectId(bytes: id.bytes)
         XCTAssertEqual(id, copy)
         XCTAssertEqual(id.hashValue, copy.hashValue)

@@ -5,7 +5,7 @@ import StrataStorage
 
 final class ObjectModelTests: DatabaseTestCase {
     func testAddReadBackAndReopen() throws {
-        var id = ObjectId()
+        var id = ObjectId.generate()
         do {
             let db = try open()
             let rex = Dog()

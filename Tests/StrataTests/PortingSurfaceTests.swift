@@ -9,7 +9,7 @@ import XCTest
 /// `intersects(_:)` (RealmSwift MutableSetTests `testIsSubset`, `testIntersects`).
 final class PortingSurfaceTests: DatabaseTestCase {
     func testAnyValueAccessorsAnswerOnlyForTheirType() {
-        let id = ObjectId()
+        let id = ObjectId.generate()
         XCTAssertEqual(AnyValue.int(3).intValue, 3)
         XCTAssertNil(AnyValue.int(3).doubleValue, "no conversion, as Realm")
         XCTAssertEqual(AnyValue.string("a").stringValue, "a")

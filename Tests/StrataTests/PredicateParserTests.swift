@@ -188,7 +188,7 @@ final class PredicateParserTests: XCTestCase {
         XCTAssertEqual(names("%K < %K", "age", "weight").count, 4)
 
         let things = try ObjectSchema(PredThing.self)
-        let date = Date(timeIntervalSinceReferenceDate: 1000), data = Data([1, 2]), uuid = UUID(), oid = ObjectId()
+        let date = Date(timeIntervalSinceReferenceDate: 1000), data = Data([1, 2]), uuid = UUID(), oid = ObjectId.generate()
         let row: [FieldValue] = [.date(1000), .data(data), .uuid(uuid), .objectId(oid), .decimal(try Decimal128(string: "1.10")),
                                  .float(0.1), .int(-5), .null, .null, .list([]), .null]
         func check(_ format: String, _ args: Any..., expect: Bool = true, line: UInt = #line) {

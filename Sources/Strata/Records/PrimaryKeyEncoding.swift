@@ -67,6 +67,6 @@ enum PrimaryKeyEncoding {
 
     /// A new generated key for an object without a primary key.
     static func generatedKey() -> StorageKey {
-        StorageKey(ObjectId().bytes)
+        StorageKey(ObjectId.generate().bytes)
     }
 }

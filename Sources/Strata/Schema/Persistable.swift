@@ -175,7 +175,7 @@ extension UUID: _PersistableOptional {
 extension ObjectId: _PersistableOptional {
     public static var _strataType: _TypeDescriptor { _TypeDescriptor(.objectId) }
     /// A newly generated id, so every object gets its own (Realm does the same).
-    public static func _strataDefault() -> ObjectId { ObjectId() }
+    public static func _strataDefault() -> ObjectId { .generate() }
     public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> ObjectId {
         if case .objectId(let id) = value { return id }
         return ObjectId(bytes: Array(repeating: 0, count: 12))

@@ -34,17 +34,20 @@ public struct ObjectId: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     // MARK: Generation
 
-    /// Creates a new, unique `ObjectId` from the current time, this process's random value and
-    /// the next counter value. The same as ``generate()``.
-    ///
-    /// - Note: Realm's `ObjectId()` is the all-zero id; use ``zero`` for that.
+    /// The all-zero `ObjectId`, as Realm's `ObjectId()`: a property declared
+    /// `@Persisted var _id = ObjectId()` starts at zero, while `@Persisted var _id: ObjectId`
+    /// (no default) starts at a new unique id. Use ``generate()`` for a new unique id.
+    /// - Complexity: O(1).
     public init() {
-        self.init(seconds: ObjectId.seconds(Date()), middle: ObjectIdGenerator.processUnique, counter: ObjectIdGenerator.next())
+        self.init(head: 0, tail: 0)
     }
 
     /// Returns a new, unique `ObjectId`: the current time, this process's random value and the
-    /// next counter value.
-    public static func generate() -> ObjectId { ObjectId() }
+    /// next counter value. Thread-safe.
+    /// - Complexity: O(1).
+    public static func generate() -> ObjectId {
+        ObjectId(seconds: ObjectId.seconds(Date()), middle: ObjectIdGenerator.processUnique, counter: ObjectIdGenerator.next())
+    }
 
     /// The all-zero `ObjectId` (`000000000000000000000000`).
     public static let zero = ObjectId(head: 0, tail: 0)
