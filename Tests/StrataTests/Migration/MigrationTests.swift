@@ -209,4 +209,13 @@ final class MigrationTests: MigrationTestCase {
         XCTAssertEqual(error?.code, .invalidValue)
         XCTAssertTrue(error?.message.contains("Dog.age") ?? false, error?.message ?? "")
     }
+
+    func testAReadOnlyOpenThatNeedsAMigrationIsRefused() throws {
+        try fillV1()
+        var configuration = configuration(V2.types, version: 2) { _, _ in XCTFail("the block must not run") }
+        configuration.readOnly = true
+        let error = strataError { _ = try Database(configuration: configuration) }
+        XCTAssertEqual(error?.code, .readOnly)
+        XCTAssertEqual(try Database(configuration: self.configuration(V1.types, version: 1)).objects(V1.Person.self).count, 2)
+    }
 }
