@@ -48,6 +48,11 @@ public final class Database {
         /// commits (the files are watched while any observer is registered), and
         /// ``Database/refresh()`` catches it up by hand.
         public var readOnly = false
+        /// The 64-byte key the database is encrypted with (Realm's `encryptionKey`), or nil for
+        /// a database that is not encrypted. Default nil. A database created with a key can be
+        /// opened only with it: a wrong key, no key, a key for a database that is not encrypted,
+        /// or a key that is not 64 bytes throws ``StrataError`` `.invalidKey` at open.
+        public var encryptionKey: Data?
         /// Storage-engine options for tests and tools: the file system (an in-memory or
         /// fault-injecting one), the segment size, compression. Their `durability` is not used
         /// (``durability`` is).
@@ -139,6 +144,7 @@ public final class Database {
         let schemas = try SchemaSet(configuration.objectTypes)
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
+        if let key = configuration.encryptionKey { options.encryptionKey = Array(key) }
         let shared = try SharedStore.open(directory: configuration.directory.path, options: options)
         try shared.bind(schemas, schemaVersion: configuration.schemaVersion, requireStoredSchema: configuration.readOnly)
         self.init(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
