@@ -34,17 +34,19 @@ final class EncryptionGoldenBytesTests: XCTestCase {
         let seal = try seal
         let cipher = try XCTUnwrap(seal.cipher)
         let plain: [UInt8] = [1, 0, 0, 0, 1, 0, 0x6B, 0x76]
-        var record = [UInt8](repeating: 0, count: RecordFormat.headerSize)
+        let nonce = try AES.GCM.Nonce(data: Self.nonce)
+        var record = [UInt8](repeating: 0, count: RecordFormat.headerSize + plain.count + SegmentCipher.overhead)
         record.withUnsafeMutableBytes { raw in
             raw.storeLittleEndian(UInt32(plain.count + SegmentCipher.overhead), at: 4)
             raw[8] = RecordKind.put.rawValue
             raw.storeLittleEndian(UInt64(1), at: 10)
+            plain.withUnsafeBytes { plain in
+                cipher.seal(
+                    plain, frameHeader: UnsafeRawBufferPointer(rebasing: raw[4..<18]), at: 64,
+                    into: UnsafeMutableRawBufferPointer(rebasing: raw[18...]), nonce: nonce)
+            }
+            RecordEncoder.reseal(raw, seal: seal, at: 64)
         }
-        let sealed = record.withUnsafeBytes { raw in
-            cipher.seal(plain, frameHeader: UnsafeRawBufferPointer(rebasing: raw[4..<18]), at: 64, nonce: try! AES.GCM.Nonce(data: Self.nonce))
-        }
-        record += sealed
-        record.withUnsafeMutableBytes { RecordEncoder.reseal($0, seal: seal, at: 64) }
         return record
     }
 

@@ -155,10 +155,8 @@ enum RecordDecoder {
             return try body(frame)
         }
         let frameHeader = UnsafeRawBufferPointer(rebasing: bytes[4..<RecordFormat.headerSize])
-        guard let plaintext = cipher.open(record.payload, frameHeader: frameHeader, at: offset) else {
-            return try body(.failure(.authenticationFailed))
-        }
-        return try plaintext.withUnsafeBytes { payload in
+        return try cipher.open(record.payload, frameHeader: frameHeader, at: offset) { payload in
+            guard let payload else { return try body(.failure(.authenticationFailed)) }
             if let problem = structuralProblem(kind: record.kind, flags: record.flags, payload: payload) {
                 return try body(.failure(.malformedPayload(problem)))
             }

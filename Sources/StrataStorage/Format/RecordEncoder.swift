@@ -135,8 +135,11 @@ enum RecordEncoder {
             record[9] = flags
             record.storeLittleEndian(sequence, at: 10)
             let frameHeader = UnsafeRawBufferPointer(rebasing: record[4..<RecordFormat.headerSize])
-            let sealed = cipher.seal(plaintext, frameHeader: frameHeader, at: bufferOffset + start)
-            sealed.withUnsafeBytes { store($0, in: record, at: RecordFormat.headerSize) }
+            plaintext.withUnsafeBytes { plaintext in
+                cipher.seal(
+                    plaintext, frameHeader: frameHeader, at: bufferOffset + start,
+                    into: UnsafeMutableRawBufferPointer(rebasing: record[RecordFormat.headerSize...]))
+            }
             reseal(record, seal: seal, at: bufferOffset + start)
         }
         return (start, length)

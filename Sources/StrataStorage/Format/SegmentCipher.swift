@@ -14,11 +14,11 @@ import Crypto
 //
 // - ciphertext: the payload a plain segment would hold (keyspace, key length, key, value;
 //   compressed first when the compressed flag is set), n bytes. `length` is n + 28.
-// - nonce: 12 random bytes, new for every record written (a record copied by compaction or
-//   `writeCopy` is sealed again, under its new segment's key, with a new nonce). Why random and
-//   not derived from the offset: an offset is written twice under one key whenever a failed
-//   commit is cut off, or a torn tail is truncated, and the next commit takes its place; a
-//   random nonce never repeats in practice. Each segment has its own key (a new random salt),
+// - nonce: 12 random bytes from the kernel's CSPRNG (NoncePool.swift), new for every record
+//   written (a record copied by compaction or `writeCopy` is sealed again, under its new
+//   segment's key, with a new nonce). Why random and not derived from the offset: an offset is
+//   written twice under one key whenever a failed commit is cut off, or a torn tail is
+//   truncated, and the next commit takes its place; a random nonce never repeats in practice. Each segment has its own key (a new random salt),
 //   and a segment of at most 4 GiB holds under 2^27 records, so the chance that two records
 //   of one key share a nonce stays below 2^-43 (NIST SP 800-38D asks for 2^-32).
 // - tag: the GCM tag over the ciphertext and 26 bytes of associated data:
@@ -54,16 +54,30 @@ struct SegmentCipher: Sendable, Equatable {
     /// The header's key check (StoreKey.checkLength bytes).
     let check: [UInt8]
 
-    /// The sealed payload (nonce, ciphertext, tag) of `plaintext`, for a record at `offset`
-    /// whose frame bytes [4, 18) are `frameHeader`. `nonce` is random unless a test fixes it.
+    /// Stores the sealed payload (nonce, ciphertext, tag) of `plaintext` in `destination`
+    /// (`plaintext.count + overhead` bytes), for a record at `offset` whose frame bytes
+    /// [4, 18) are `frameHeader`. The nonce is random (NoncePool) unless a test gives one.
     func seal(
-        _ plaintext: [UInt8], frameHeader: UnsafeRawBufferPointer, at offset: Int,
-        nonce: AES.GCM.Nonce = AES.GCM.Nonce()
-    ) -> [UInt8] {
-        let aad = associatedData(frameHeader: frameHeader, at: offset)
+        _ plaintext: UnsafeRawBufferPointer, frameHeader: UnsafeRawBufferPointer, at offset: Int,
+        into destination: UnsafeMutableRawBufferPointer, nonce fixed: AES.GCM.Nonce? = nil
+    ) {
+        let nonceBytes = UnsafeMutableRawBufferPointer(rebasing: destination[..<Self.nonceLength])
+        if let fixed {
+            fixed.withUnsafeBytes { nonceBytes.copyMemory(from: $0) }
+        } else {
+            NoncePool.shared.next(into: nonceBytes)
+        }
         do {
-            let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: aad)
-            return Array(nonce) + Array(box.ciphertext) + Array(box.tag)
+            let nonce = try AES.GCM.Nonce(data: UnsafeRawBufferPointer(nonceBytes))
+            let box = try withAssociatedData(frameHeader: frameHeader, at: offset) { aad in
+                try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: aad)
+            }
+            box.ciphertext.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(rebasing: destination[Self.nonceLength...]).copyMemory(from: $0)
+            }
+            box.tag.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(rebasing: destination[(Self.nonceLength + plaintext.count)...]).copyMemory(from: $0)
+            }
         } catch {
             // Only a key of the wrong size or a message over 64 GiB make BoringSSL refuse; the
             // key is 32 bytes and a payload at most 1 GiB (docs/design.md, traps).
@@ -71,14 +85,20 @@ struct SegmentCipher: Sendable, Equatable {
         }
     }
 
-    /// The plaintext of a sealed payload at `offset` whose frame bytes [4, 18) are
-    /// `frameHeader`, or nil when it does not authenticate (tampered, moved, or another key).
-    func open(_ sealed: UnsafeRawBufferPointer, frameHeader: UnsafeRawBufferPointer, at offset: Int) -> [UInt8]? {
+    /// Calls `body` with the plaintext of a sealed payload at `offset` whose frame bytes
+    /// [4, 18) are `frameHeader` (valid only inside `body`), or with nil when it does not
+    /// authenticate (tampered, moved, or another key).
+    func open<R>(
+        _ sealed: UnsafeRawBufferPointer, frameHeader: UnsafeRawBufferPointer, at offset: Int,
+        _ body: (UnsafeRawBufferPointer?) throws -> R
+    ) rethrows -> R {
         guard sealed.count >= Self.overhead,
-              let box = try? AES.GCM.SealedBox(combined: Array(sealed)),
-              let plaintext = try? AES.GCM.open(box, using: key, authenticating: associatedData(frameHeader: frameHeader, at: offset))
-        else { return nil }
-        return Array(plaintext)
+              let box = try? AES.GCM.SealedBox(combined: sealed),
+              let plaintext = try? withAssociatedData(frameHeader: frameHeader, at: offset, { aad in
+                  try AES.GCM.open(box, using: key, authenticating: aad)
+              })
+        else { return try body(nil) }
+        return try plaintext.withUnsafeBytes { try body($0) }
     }
 
     /// Two ciphers are equal when they belong to the same segment and salt, and so (for one
@@ -87,13 +107,15 @@ struct SegmentCipher: Sendable, Equatable {
         a.segmentNumber == b.segmentNumber && a.salt == b.salt && a.check == b.check
     }
 
-    /// seg# (4) ‖ offset (8) ‖ frame bytes [4, 18).
-    private func associatedData(frameHeader: UnsafeRawBufferPointer, at offset: Int) -> [UInt8] {
-        var aad: [UInt8] = []
-        aad.reserveCapacity(26)
-        aad.appendLittleEndian(segmentNumber)
-        aad.appendLittleEndian(UInt64(truncatingIfNeeded: offset))
-        aad.append(contentsOf: frameHeader)
-        return aad
+    /// Calls `body` with the associated data: seg# (4) ‖ offset (8) ‖ frame bytes [4, 18).
+    private func withAssociatedData<R>(
+        frameHeader: UnsafeRawBufferPointer, at offset: Int, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 26, alignment: 1) { aad in
+            aad.storeLittleEndian(segmentNumber, at: 0)
+            aad.storeLittleEndian(UInt64(truncatingIfNeeded: offset), at: 4)
+            UnsafeMutableRawBufferPointer(rebasing: aad[12...]).copyMemory(from: frameHeader)
+            return try body(UnsafeRawBufferPointer(aad))
+        }
     }
 }
