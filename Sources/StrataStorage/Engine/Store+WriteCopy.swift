@@ -146,9 +146,11 @@ private struct SnapshotCopier {
     /// Creates the copy's next segment, numbered from 1.
     private func newSegment(kind: SegmentKind, sync: Bool) throws -> SegmentFile {
         let number = UInt32(created.paths.count + 1)
-        created.paths.append(joinPath(directory, SegmentFile.name(for: number)))
-        return try SegmentWriter.createSegment(
+        // Noted only once made: a file that was there before is never this copy's to remove.
+        let segment = try SegmentWriter.createSegment(
             number, kind: kind, in: directory, fileSystem: fileSystem, key: key, remover: nil, sync: sync)
+        created.paths.append(segment.path)
+        return segment
     }
 }
 
