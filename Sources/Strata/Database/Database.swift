@@ -136,7 +136,8 @@ public final class Database {
     ///
     /// - Throws: ``StrataError`` with code `.invalidSchema` (naming class and property) when a
     ///   model class cannot be stored as declared, `.schemaMismatch` when it differs from what
-    ///   the database holds, `.locked` when another process has the database open, and the
+    ///   the database holds, `.locked` when another process has the database open,
+    ///   `.invalidKey` when ``Configuration/encryptionKey`` does not fit the database, and the
     ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
     ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
     ///   when the stored schema lacks a class or property as declared.
