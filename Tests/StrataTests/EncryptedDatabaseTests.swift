@@ -53,6 +53,15 @@ final class EncryptedDatabaseTests: EncryptedDatabaseTestCase {
         XCTAssertEqual(notes(of: try Database(configuration: configuration(key: Self.key))).count, 3)
     }
 
+    func testTheIntegrityCheckOfADirectoryTakesTheKey() throws {
+        let db = try Database(configuration: configuration(key: Self.key))
+        try addNotes(0..<5, to: db)
+        XCTAssertTrue(try Database.checkIntegrity(directory: directory, encryptionKey: Self.key).isClean)
+        XCTAssertThrowsError(try Database.checkIntegrity(directory: directory)) {
+            XCTAssertEqual(($0 as? StrataError)?.code, .invalidKey)
+        }
+    }
+
     func testAReadOnlyDatabaseOpensAnEncryptedOne() throws {
         let writer = try Database(configuration: configuration(key: Self.key))
         try addNotes(0..<5, to: writer)

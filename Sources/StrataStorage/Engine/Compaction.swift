@@ -4,9 +4,11 @@
 // 1. Plan (writer lock): S = every listed segment but the active one; a copy of the published
 //    index and segment map (a snapshot). Nothing to do when S is empty.
 // 2. Copy (no lock): for each key whose snapshot location lies in S, read its record, check
-//    it (checksum, a put, the right key), and append its bytes (same sequence, same
-//    compressed form; the CRC recomputed for the new segment's salt and offset) to a compacted segment numbered above every existing one (numbers taken
-//    under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
+//    it (checksum, tag when encrypted, a put, the right key), and append it (same sequence,
+//    same compressed form; the CRC recomputed for the new segment's salt and offset, and in an
+//    encrypted store the payload sealed again under the new segment's key:
+//    CompactionOutput.swift) to a compacted segment numbered above every existing one (numbers
+//    taken under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
 //    dead records are not copied: S is the whole oldest prefix of the log, so no older record
 //    of a deleted key survives outside S to come back.
 // 3. Seal each output file when it is full (its length written into its header, then an fsync),

@@ -17,6 +17,9 @@
 extension Store {
     /// Writes a compacted copy of the store as of its latest commit into `destination`; see
     /// ``writeCopy(of:toDirectory:encryptionKey:)``.
+    ///
+    /// Thread safety: as ``writeCopy(of:toDirectory:encryptionKey:)``: any thread, beside
+    /// commits, compactions and readers, none of which waits for it.
     /// - Throws: what ``writeCopy(of:toDirectory:encryptionKey:)`` throws.
     /// - Complexity: O(k + b) for the k live keys and the b bytes of their records.
     public func writeCopy(toDirectory destination: String, encryptionKey: [UInt8]?) throws {
