@@ -19,12 +19,16 @@ struct Compact: ParsableCommand {
     @Argument(help: "The database directory.")
     var path: String
 
+    @OptionGroup var key: KeyFileOption
+
     func run() throws {
         let report = try Output.reportingErrors { () throws -> CompactionReport in
             guard PosixFileSystem().exists(path + "/MANIFEST") else {
                 throw StrataError(.notFound, "no Strata database at \(path)", file: path)
             }
-            let store = try Store(directory: path)
+            var options = Store.Options()
+            options.encryptionKey = try key.key()
+            let store = try Store(directory: path, options: options)
             Output.printNotes(store.recoveryEvents)
             let report = try store.compact()
             try store.close()

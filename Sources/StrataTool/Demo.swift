@@ -39,6 +39,8 @@ struct Demo: ParsableCommand {
     @Flag(help: "Replace a Strata database already at PATH (refused when PATH holds other files).")
     var overwrite = false
 
+    @OptionGroup(title: "Encryption") var key: KeyFileOption
+
     static let batchSize = 1_000
     static let segmentSize = 4 << 20
 
@@ -53,6 +55,7 @@ struct Demo: ParsableCommand {
         try prepareDirectory()
         var options = Store.Options()
         options.segmentSize = Self.segmentSize
+        options.encryptionKey = try Output.reportingErrors { try key.key() }
         let clock = ContinuousClock()
 
         print("""

@@ -11,6 +11,7 @@ enum ToolExit {
     static let corruption: Int32 = 2
     static let unsupportedFormat: Int32 = 3
     static let notFound: Int32 = 4
+    static let invalidKey: Int32 = 5
 
     /// The exit code for a storage error.
     static func code(for error: StrataError) -> Int32 {
@@ -18,6 +19,7 @@ enum ToolExit {
         case .corruption: corruption
         case .unsupportedFormat: unsupportedFormat
         case .notFound: notFound
+        case .invalidKey: invalidKey
         default: failure
         }
     }
@@ -26,7 +28,8 @@ enum ToolExit {
     static let help = """
         Exit codes: 0 success; 1 any other error; 2 the database is corrupt (the message names \
         the file and byte offset); 3 a file has an unsupported format version; 4 no database at \
-        the path; 64 bad command-line usage.
+        the path; 5 the encryption key does not fit (wrong, missing, given for a database that \
+        is not encrypted, or not 64 bytes); 64 bad command-line usage.
         """
 }
 
@@ -48,11 +51,13 @@ enum Output {
         }
     }
 
-    /// Opens the store in `path` read-only: no lock is taken and nothing on disk changes.
-    /// Opening scans every record of every segment and checks its checksum.
-    static func openReadOnly(_ path: String) throws -> Store {
+    /// Opens the store in `path` read-only, with `key` when it is encrypted: no lock is taken
+    /// and nothing on disk changes. Opening scans every record of every segment and checks its
+    /// checksum (and, encrypted, its authentication tag).
+    static func openReadOnly(_ path: String, key: KeyFileOption) throws -> Store {
         var options = Store.Options()
         options.readOnly = true
+        options.encryptionKey = try key.key()
         return try Store(directory: path, options: options)
     }
 

@@ -22,9 +22,11 @@ struct Stats: ParsableCommand {
     @Flag(help: "Print one JSON object (keys sorted) instead of a table.")
     var json = false
 
+    @OptionGroup var key: KeyFileOption
+
     func run() throws {
         let report = try Output.reportingErrors {
-            let store = try Output.openReadOnly(path)
+            let store = try Output.openReadOnly(path, key: key)
             return StatsReport(path: path, statistics: store.statistics(), recoveryEvents: store.recoveryEvents)
         }
         if json {

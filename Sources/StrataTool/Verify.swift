@@ -35,9 +35,11 @@ struct Verify: ParsableCommand {
     @Flag(help: "Also check links, backlinks, indexes and embedded objects (the object layer).")
     var deep = false
 
+    @OptionGroup var key: KeyFileOption
+
     func run() throws {
         let (statistics, keys, snapshot) = try Output.reportingErrors {
-            let store = try Output.openReadOnly(path)
+            let store = try Output.openReadOnly(path, key: key)
             Output.printNotes(store.recoveryEvents)
             let snapshot = store.snapshot()
             var keys = 0

@@ -27,8 +27,23 @@ final class SegmentHeaderEdgeTests: XCTestCase {
         assertRefused(SegmentHeader(segmentNumber: 1, dictionaryID: 1), code: .unsupportedFormat, offset: 16)
     }
 
-    func testCipherIdIsUnsupported() {
-        assertRefused(SegmentHeader(segmentNumber: 1, cipherID: 1), code: .unsupportedFormat, offset: 16)
+    func testAnUnknownCipherIdIsUnsupported() {
+        assertRefused(SegmentHeader(segmentNumber: 1, cipherID: SegmentCipher.id + 1), code: .unsupportedFormat, offset: 20)
+    }
+
+    func testTheCipherInAVersionOneHeaderIsUnsupported() {
+        assertRefused(
+            SegmentHeader(version: SegmentHeader.unsaltedVersion, segmentNumber: 1, cipherID: SegmentCipher.id),
+            code: .unsupportedFormat, offset: 20)
+    }
+
+    func testAnEncryptedHeaderKeepsItsKeySaltAndCheck() throws {
+        var header = SegmentHeader(segmentNumber: 3, cipherID: SegmentCipher.id)
+        header.keySalt = Array(1...12)
+        header.keyCheck = Array(21...28)
+        header.sealedLength = 999
+        XCTAssertEqual(try decode(header), header)
+        XCTAssertEqual(Array(header.encoded()[SegmentHeader.keySaltOffset..<SegmentHeader.checksumOffset]), Array(1...12) + Array(21...28))
     }
 
     func testVersionZeroIsCorruptionAndANewerVersionIsUnsupported() {

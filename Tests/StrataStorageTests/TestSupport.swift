@@ -5,7 +5,7 @@ import XCTest
 func openStore(
     _ fileSystem: any FileSystem, directory: String = "/db", segmentSize: Int = 4096,
     durability: Durability = .full, compressionThreshold: Int = 1024, readOnly: Bool = false,
-    salvage: Bool = false
+    salvage: Bool = false, encryptionKey: [UInt8]? = nil
 ) throws -> Store {
     var options = Store.Options()
     options.fileSystem = fileSystem
@@ -14,6 +14,7 @@ func openStore(
     options.compressionThreshold = compressionThreshold
     options.readOnly = readOnly
     options.salvage = salvage
+    options.encryptionKey = encryptionKey
     return try Store(directory: directory, options: options)
 }
 

@@ -43,6 +43,8 @@ final class ObjectCrashTests: XCTestCase {
     }
 
     private static let directory = "/db"
+    /// The key the databases of a run are encrypted with (nil: not encrypted).
+    private var encryptionKey: [UInt8]?
 
     func open(_ fileSystem: MemoryFileSystem, durability: Durability = .full) throws -> Database {
         var configuration = Database.Configuration(
@@ -50,6 +52,7 @@ final class ObjectCrashTests: XCTestCase {
             durability: durability)
         configuration.storageOptions.fileSystem = fileSystem
         configuration.storageOptions.segmentSize = 4096
+        configuration.storageOptions.encryptionKey = encryptionKey
         return try Database(configuration: configuration)
     }
 
@@ -59,6 +62,17 @@ final class ObjectCrashTests: XCTestCase {
         XCTAssertGreaterThan(figures.syncPoints, 20, "the workload should sync at every write")
         XCTAssertGreaterThan(figures.compactions, 0, "segments should roll, so that compaction has work")
         print("object crash suite, seed 1: \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct images, \(figures.recoveryCrashStates) during recovery")
+    }
+
+    /// The same oracle on an encrypted database: recovery, compaction and the crash images
+    /// of both go through the cipher.
+    func testEverySyncPointOfAnEncryptedObjectWorkloadRecovers() throws {
+        encryptionKey = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        var figures = Figures()
+        try run(seed: 3, writes: 24, compactEvery: 6, randomPolicies: 2, mixedDurability: true, figures: &figures)
+        XCTAssertGreaterThan(figures.syncPoints, 8)
+        XCTAssertGreaterThan(figures.compactions, 0, "segments should roll, so that compaction has work")
+        print("object crash suite, seed 3 (encrypted): \(figures.syncPoints) sync points, \(figures.states) crash states, \(figures.distinctImages.count) distinct images")
     }
 
     /// Two thirds of the writes go through a `Database` with durability `.none`: what must
@@ -194,7 +208,7 @@ final class ObjectCrashTests: XCTestCase {
         if let states {
             let recovered: StoredRecords
             do {
-                recovered = try Self.recoveredRecords(image)
+                recovered = try Self.recoveredRecords(image, key: encryptionKey)
             } catch {
                 return XCTFail("a read-only open failed at \(context): \(error)")
             }
@@ -230,10 +244,11 @@ final class ObjectCrashTests: XCTestCase {
     }
 
     /// The records of an image, read-only (none when the store was never created).
-    private static func recoveredRecords(_ image: MemoryFileSystem) throws -> StoredRecords {
+    private static func recoveredRecords(_ image: MemoryFileSystem, key: [UInt8]?) throws -> StoredRecords {
         var options = Store.Options()
         options.fileSystem = image
         options.readOnly = true
+        options.encryptionKey = key
         do {
             return try Store(directory: directory, options: options).snapshot().storedRecords()
         } catch StrataError.notFound {

@@ -80,6 +80,32 @@ func grdbInsert(_ setup: ObjectWorkloads.GRDBSetup) throws {
     }
 }
 
+// MARK: Migration
+
+/// The migration workload, both sides, on the same `count` items: the median of `repeats`
+/// runs of the migration alone (each on a newly loaded database).
+func migrate() throws {
+    for side in ["Strata", "GRDB"] {
+        var timings: [ObjectWorkloads.Timing] = []
+        for _ in 0..<max(repeats, 1) {
+            try scratch("profile-migrate") { directory in
+                if side == "Strata" {
+                    do { try ObjectWorkloads.strataInsert(count: count, into: try ObjectWorkloads.openStrata(directory, durability: .full)) }
+                    timings.append(try ObjectWorkloads.timed { try ObjectWorkloads.strataMigrate(directory, count: count) })
+                } else {
+                    let pool = try ObjectWorkloads.openGRDBPool(directory)
+                    try ObjectWorkloads.grdbInsert(count: count, into: pool)
+                    timings.append(try ObjectWorkloads.timed { try ObjectWorkloads.grdbMigrate(pool, count: count) })
+                    try pool.close()
+                }
+            }
+        }
+        timings.sort { $0.wall < $1.wall }
+        let runs = timings.map { String(format: "%.3f", $0.wall) }.joined(separator: ", ")
+        report("\(side) migration (rename + Int → String)", count, "objects", timings[timings.count / 2], " [median of \(timings.count): \(runs) s]")
+    }
+}
+
 // MARK: Read workloads
 
 /// The median run (by wall-clock time) of each measured read workload, by mode ("<mode>@write"
@@ -321,6 +347,7 @@ func run(_ mode: String) throws {
     case "notify-latency-none": try notifyLatency([.none])
     case "notify-insert": try notifyInsert(.full)
     case "notify-insert-none": try notifyInsert(.none)
+    case "migrate": try migrate()
     case "notify":
         try run("notify-latency")
         try run("notify-insert")
@@ -335,6 +362,7 @@ func run(_ mode: String) throws {
               GRDB:   grdb-insert grdb-insert-full grdb-insert-rollback grdb-point grdb-point-cached grdb-scan grdb-sum
                       grdb-scan2 grdb-count grdb-agg(-sum …) grdb-indexed(-eq -range) grdb-join grdb-sortlimit | grdb
               notify: notify-latency(-full -none) (100,000 objects unless named) notify-insert(-none) | notify
+              migrate: a schema migration of every object (rename + Int → String), Strata and GRDB
               queries (issue 11's query workloads, both sides, and Strata's point read), all
             """)
         exit(2)

@@ -1,7 +1,7 @@
 // A standalone driver of the storage workloads, for profilers (perf, valgrind) and for
 // measurements outside the benchmark harness (which preloads malloc and runtime interposers).
 //
-//   StorageProfile <put-none|put-full|get|reopen|memory|all> [records]
+//   StorageProfile <put-none|put-full|get|reopen|memory|encryption|all> [records]
 //
 // Prints one line per workload: its rate or time. Only the named workload's measured part is
 // timed; preparing a store for get/reopen/memory happens first and is reported separately.
@@ -83,6 +83,7 @@ case "put-full": try runPut(.full, label: "full")
 case "get": try runGet()
 case "reopen": try runReopen()
 case "memory": try runMemory()
+case "encryption": try runEncryption()
 case "all":
     try runMemory()
     try runPut(.none, label: "none")
@@ -90,6 +91,6 @@ case "all":
     try runGet()
     try runReopen()
 default:
-    print("usage: StorageProfile <put-none|put-full|get|reopen|memory|all> [records]")
+    print("usage: StorageProfile <put-none|put-full|get|reopen|memory|encryption|all> [records]")
     exit(2)
 }

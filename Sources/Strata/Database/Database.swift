@@ -79,6 +79,11 @@ public final class Database {
         /// write that would make more throws ``StrataError`` `.tooManyActiveVersions`. Old
         /// versions keep the files they read from being compacted away. Default nil (no limit).
         public var maximumNumberOfActiveVersions: UInt?
+        /// The 64-byte key the database is encrypted with (Realm's `encryptionKey`), or nil for
+        /// a database that is not encrypted. Default nil. A database created with a key can be
+        /// opened only with it: a wrong key, no key, a key for a database that is not encrypted,
+        /// or a key that is not 64 bytes throws ``StrataError`` `.invalidKey` at open.
+        public var encryptionKey: Data?
         /// Storage-engine options for tests and tools: the file system (an in-memory or
         /// fault-injecting one), the segment size, compression. Their `durability` is not used
         /// (``durability`` is).
@@ -172,7 +177,9 @@ public final class Database {
     ///   model class cannot be stored as declared, `.schemaMismatch` (listing every difference)
     ///   when the stored schema version is higher than the configuration's, or the classes
     ///   changed in a way that needs a migration without a higher version, `.invalidValue` or
-    ///   `.primaryKeyExists` when a migration fails (nothing is written then), `.locked` when another process has the database open, and the
+    ///   `.primaryKeyExists` when a migration fails (nothing is written then), `.locked` when
+    ///   another process has the database open, `.invalidKey` when
+    ///   ``Configuration/encryptionKey`` does not fit the database, and the
     ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
     ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
     ///   when the stored schema lacks a class or property as declared.
@@ -180,6 +187,7 @@ public final class Database {
         let schemas = try SchemaSet(configuration.objectTypes)
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
+        if let key = configuration.encryptionKey { options.encryptionKey = Array(key) }
         let directory = try configuration.prepareStore(&options)
         let shared = try SharedStore.open(directory: directory, options: options)
         let firstOpen = !shared.isBound.withLock { $0 }

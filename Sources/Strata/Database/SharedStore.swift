@@ -45,8 +45,8 @@ final class SharedStore: @unchecked Sendable {
         let writableName = registryName(path: path, fileSystem: options.fileSystem)
         let name = options.readOnly ? "read-only:" + writableName : writableName
         return try open.withLock { open in
-            if options.readOnly, let writable = open[writableName]?.value { return writable }
-            if let existing = open[name]?.value { return existing }
+            if options.readOnly, let writable = open[writableName]?.value { return try writable.checkingKey(options) }
+            if let existing = open[name]?.value { return try existing.checkingKey(options) }
             // Entries of stores no database uses any more go, so the registry does not grow
             // with every directory or in-memory file system a process has opened.
             open = open.filter { $0.value.value != nil }

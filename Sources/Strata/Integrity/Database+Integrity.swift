@@ -22,16 +22,18 @@ extension Database {
 
     /// Checks the object-level structure of the database in `directory`, opened read-only (no
     /// lock taken, nothing on disk changed, so it works beside a running writer); see
-    /// ``checkIntegrity()`` for what is checked.
+    /// ``checkIntegrity()`` for what is checked. `encryptionKey` is the database's 64-byte key
+    /// when it is encrypted.
     ///
     /// - Throws: ``StrataError`` when the store cannot be opened: `.notFound`, `.corruption`
-    ///   (naming the file and offset), `.unsupportedFormat`, `.io`.
+    ///   (naming the file and offset), `.unsupportedFormat`, `.invalidKey`, `.io`.
     /// - Complexity: the read-only open scans every segment; then as ``checkIntegrity()``.
     ///
     /// Thread safety: may run on any thread; it shares nothing with open databases.
-    public static func checkIntegrity(directory: URL) throws -> IntegrityReport {
+    public static func checkIntegrity(directory: URL, encryptionKey: Data? = nil) throws -> IntegrityReport {
         var options = Store.Options()
         options.readOnly = true
+        options.encryptionKey = encryptionKey.map(Array.init)
         let store = try Store(directory: directory.path, options: options)
         return checkIntegrity(of: store.snapshot())
     }

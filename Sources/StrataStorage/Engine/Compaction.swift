@@ -4,9 +4,11 @@
 // 1. Plan (writer lock): S = every listed segment but the active one; a copy of the published
 //    index and segment map (a snapshot). Nothing to do when S is empty.
 // 2. Copy (no lock): for each key whose snapshot location lies in S, read its record, check
-//    it (checksum, a put, the right key), and append its bytes (same sequence, same
-//    compressed form; the CRC recomputed for the new segment's salt and offset) to a compacted segment numbered above every existing one (numbers taken
-//    under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
+//    it (checksum, tag when encrypted, a put, the right key), and append it (same sequence,
+//    same compressed form; the CRC recomputed for the new segment's salt and offset, and in an
+//    encrypted store the payload sealed again under the new segment's key:
+//    CompactionOutput.swift) to a compacted segment numbered above every existing one (numbers
+//    taken under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
 //    dead records are not copied: S is the whole oldest prefix of the log, so no older record
 //    of a deleted key survives outside S to come back.
 // 3. Seal each output file when it is full (its length written into its header, then an fsync),
@@ -138,17 +140,14 @@ extension Store {
     /// record's new location, in `forEachRecordToCopy` order. On failure the output files are
     /// removed; a failed directory sync also makes the store refuse writes.
     private func copyLiveRecords(_ plan: CompactionPlan) throws -> (CompactionOutput, [RecordLocation]) {
-        var output = CompactionOutput(store: self)
+        var output = CompactionOutput(destination: compactionDestination())
         var newLocations: [RecordLocation] = []
         do {
             try forEachRecordToCopy(plan) { keyspace, key, location in
                 guard let segment = plan.source.segments[location.segment] else {
                     throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
                 }
-                try segment.file.withBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
-                    try Self.checkCopiedRecord(bytes, keyspace: keyspace, key: key, in: segment, at: Int(location.offset))
-                    newLocations.append(try output.append(bytes))
-                }
+                newLocations.append(try Self.copyRecord(at: location, of: segment, keyspace: keyspace, key: key, to: &output))
             }
             try output.finishFiles()
         } catch {
@@ -270,117 +269,60 @@ extension Store {
         }
     }
 
-    /// Checks a record before it is copied: its checksum and structure, that it is a put, and
-    /// that it is the record of `key`.
+    /// Reads the record of `key` at `location` in `segment`, checks it (see
+    /// `checkCopiedRecord`) and appends it to `output`; returns where it will lie.
+    /// - Throws: ``StrataError`` `.corruption` naming the segment and offset, `.io`.
+    static func copyRecord(
+        at location: RecordLocation, of segment: SegmentFile, keyspace: Keyspace, key: StorageKey,
+        to output: inout CompactionOutput
+    ) throws -> RecordLocation {
+        let offset = Int(location.offset)
+        return try segment.file.withBytes(at: offset, count: Int(location.length)) { bytes in
+            try RecordDecoder.withDecoded(bytes, seal: segment.seal, at: offset) { decoded in
+                let record = try checkCopiedRecord(decoded, count: bytes.count, keyspace: keyspace, key: key, in: segment, at: offset)
+                return try output.append(record, frame: bytes, from: segment.seal)
+            }
+        }
+    }
+
+    /// Checks a record before it is copied: its checksum and structure (and tag), that it is a
+    /// put of `count` bytes, and that it is the record of `key`.
     /// - Throws: ``StrataError`` `.corruption` naming the segment and offset.
     private static func checkCopiedRecord(
-        _ bytes: UnsafeRawBufferPointer, keyspace: Keyspace, key: StorageKey, in segment: SegmentFile, at offset: Int
-    ) throws {
-        switch RecordDecoder.decode(bytes, seal: segment.seal, at: offset) {
+        _ decoded: Result<DecodedRecord, RecordDamage>, count: Int, keyspace: Keyspace, key: StorageKey,
+        in segment: SegmentFile, at offset: Int
+    ) throws -> DecodedRecord {
+        switch decoded {
         case .failure(let damage):
             throw StrataError.corrupt(damage.message, file: segment.path, offset: offset)
         case .success(let record):
-            guard record.kind == .put, record.length == bytes.count else {
+            guard record.kind == .put, record.length == count else {
                 throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: offset)
             }
             let sameKey = record.keyspace == keyspace && key.withUnsafeBytes { record.keyBytes.elementsEqual($0) }
             guard sameKey else {
                 throw StrataError.corrupt("index entry for \(key) points at another key's record", file: segment.path, offset: offset)
             }
+            return record
         }
     }
-}
 
-/// The compacted segments one compaction writes: fills them in turn, buffering writes.
-/// Used by one thread (the compacting one).
-private struct CompactionOutput {
-    let store: Store
-    /// Output segments written and synced, in order, with their tallies.
-    private(set) var finished: [SegmentFile] = []
-    private(set) var tallies: [SegmentTally] = []
-    private var current: SegmentFile?
-    private var currentTally = SegmentTally()
-    /// Bytes of `current` already written to the file.
-    private var written = 0
-    private var buffer: [UInt8] = []
-
-    init(store: Store) {
-        self.store = store
-    }
-
-    /// Appends one record's bytes; returns where it will lie.
-    mutating func append(_ record: UnsafeRawBufferPointer) throws -> RecordLocation {
-        if current != nil, currentTally.bytes > SegmentHeader.size,
-           currentTally.bytes + record.count > store.options.segmentSize {
-            try seal()
-        }
-        let segment = try current ?? startSegment()
-        let location = RecordLocation(segment: segment.number, offset: currentTally.bytes, length: record.count)
-        // The same bytes, checksummed for their new segment and offset.
-        let start = buffer.count
-        buffer.append(contentsOf: record)
-        buffer.withUnsafeMutableBytes { raw in
-            RecordEncoder.reseal(
-                UnsafeMutableRawBufferPointer(rebasing: raw[start...]), seal: segment.seal, at: currentTally.bytes)
-        }
-        currentTally.add(records: 1, bytes: record.count)
-        if buffer.count >= Store.compactionWriteSize { try flush() }
-        return location
-    }
-
-    /// Creates the next output segment and makes it current.
-    private mutating func startSegment() throws -> SegmentFile {
-        // Under the writer lock, and only while the store is open: once `close()` has released
-        // the directory lock, another process may own the directory.
-        let segment = try store.writer.withLock { state throws in
-            try Store.checkWritable(state)
-            return try SegmentWriter.createSegment(
-                try Store.takeSegmentNumber(&state), kind: .compacted, in: store.directory,
-                fileSystem: store.fileSystem, remover: store.remover, sync: false)
-        }
-        current = segment
-        currentTally = SegmentTally(records: 0, bytes: SegmentHeader.size)
-        written = SegmentHeader.size
-        return segment
-    }
-
-    /// Seals the current segment (see `seal()`).
-    mutating func finishFiles() throws {
-        if current != nil { try seal() }
-    }
-
-    /// Makes the output files' names durable. Call after ``finishFiles()``.
-    func syncDirectory() throws {
-        if !finished.isEmpty { try store.fileSystem.syncDirectory(store.directory) }
-    }
-
-    /// Closes and unlinks every output file (best effort): no MANIFEST names them.
-    mutating func abandon() {
-        for segment in finished + (current.map { [$0] } ?? []) {
-            try? segment.file.close()
-            store.remover?.remove(segment.path)
-        }
-        finished.removeAll()
-        tallies.removeAll()
-        current = nil
-        buffer.removeAll()
-    }
-
-    private mutating func flush() throws {
-        guard let current, !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { try current.file.write($0, at: written) }
-        written += buffer.count
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes out the buffer, records the segment's length in its header, syncs it and closes
-    /// it off.
-    private mutating func seal() throws {
-        guard let segment = current else { return }
-        try flush()
-        try SegmentWriter.seal(segment, atLength: written)
-        finished.append(segment)
-        tallies.append(currentTally)
-        current = nil
+    /// Where this store's compaction writes: compacted segments in its directory, numbered
+    /// (under the writer lock, while the store is open) above every existing one, encrypted
+    /// with its key.
+    private func compactionDestination() -> CompactionOutput.Destination {
+        CompactionOutput.Destination(
+            directory: directory, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key,
+            remove: { [remover] path in remover?.remove(path) },
+            newSegment: { [self] in
+                // Only while the store is open: once `close()` has released the directory
+                // lock, another process may own the directory.
+                try writer.withLock { state throws in
+                    try Store.checkWritable(state)
+                    return try SegmentWriter.createSegment(
+                        try Store.takeSegmentNumber(&state), kind: .compacted, in: directory,
+                        fileSystem: fileSystem, key: key, remover: remover, sync: false)
+                }
+            })
     }
 }

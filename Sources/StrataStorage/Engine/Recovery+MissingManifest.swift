@@ -47,9 +47,9 @@ extension Recovery {
             do {
                 let header = try SegmentHeader.decode(bytes, file: path)
                 kind = header.kind
-                seal = header.recordSeal
-            } catch let error as StrataError where error.code == .unsupportedFormat {
-                throw error  // a newer format's file: never judge what this build cannot read
+                seal = try keyedSeal(for: header, path: path, decidesKey: true)
+            } catch let error as StrataError where error.code == .unsupportedFormat || error.code == .invalidKey {
+                throw error  // a newer format's file, or another key: never judge what this build cannot read
             } catch {
                 kind = nil
             }

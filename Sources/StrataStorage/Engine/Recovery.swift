@@ -34,6 +34,8 @@
 struct Recovery {
     let directory: String
     let options: Store.Options
+    /// The key made of `options.encryptionKey`; nil when the store is opened without one.
+    let key: StoreKey?
     /// Given to every SegmentFile; nil for read-only opens.
     let remover: SegmentRemover?
     var fileSystem: any FileSystem { options.fileSystem }
@@ -125,7 +127,7 @@ struct Recovery {
     /// Scans one segment into `result`; returns false when salvage stopped at damage.
     func scanSegment(_ number: UInt32, isNewest: Bool, into result: inout Result) throws -> Bool {
         let writable = isNewest && !options.readOnly
-        let (segment, header, size) = try openSegment(number, writable: writable)
+        let (segment, header, size) = try openSegment(number, writable: writable, decidesKey: result.segmentOrder.isEmpty)
         if header.kind == .compacted {
             guard !isNewest else {
                 throw StrataError.corrupt(
@@ -140,7 +142,7 @@ struct Recovery {
             return try scanCompactedSegment(segment, header: header, size: size, into: &result)
         }
         result.sawLogSegment = true
-        let scan = try indexLogRecords(of: segment, seal: header.recordSeal, size: size, into: &result)
+        let scan = try indexLogRecords(of: segment, seal: segment.seal, size: size, into: &result)
         result.segments[number] = segment
         result.segmentOrder.append(number)
         var validEnd = size
@@ -174,8 +176,10 @@ struct Recovery {
     }
 
     /// Opens a listed segment and checks its header: it exists, is under 4 GiB (record
-    /// locations hold 32-bit offsets), and names itself.
-    private func openSegment(_ number: UInt32, writable: Bool) throws -> (SegmentFile, SegmentHeader, Int) {
+    /// locations hold 32-bit offsets), names itself, and fits the key (see `keyedSeal`).
+    private func openSegment(
+        _ number: UInt32, writable: Bool, decidesKey: Bool
+    ) throws -> (SegmentFile, SegmentHeader, Int) {
         let path = joinPath(directory, SegmentFile.name(for: number))
         guard fileSystem.exists(path) else {
             throw StrataError.corrupt("segment listed in MANIFEST is missing", file: path, offset: 0)
@@ -192,8 +196,8 @@ struct Recovery {
             throw StrataError.corrupt(
                 "segment header says segment \(header.segmentNumber)", file: path, offset: 12)
         }
-        let segment = SegmentFile(
-            number: number, kind: header.kind, seal: header.recordSeal, path: path, file: file, remover: remover)
+        let seal = try keyedSeal(for: header, path: path, decidesKey: decidesKey)
+        let segment = SegmentFile(number: number, kind: header.kind, seal: seal, path: path, file: file, remover: remover)
         return (segment, header, size)
     }
 
@@ -349,7 +353,7 @@ struct Recovery {
     }
 
     private func createFirstSegment(into result: inout Result) throws {
-        let segment = try SegmentWriter.createSegment(1, in: directory, fileSystem: fileSystem, remover: remover)
+        let segment = try SegmentWriter.createSegment(1, in: directory, fileSystem: fileSystem, key: key, remover: remover)
         try Manifest(segments: [1], lastSequence: result.lastSequence).install(in: directory, fileSystem: fileSystem)
         result.segments[1] = segment
         result.segmentOrder = [1]

@@ -155,18 +155,20 @@ public struct Snapshot: Sendable {
             throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
         }
         try segment.file.visitBytes(at: Int(location.offset), count: Int(location.length)) { bytes in
-            let record: DecodedRecord
-            switch RecordDecoder.decode(
+            try RecordDecoder.withDecoded(
                 bytes, seal: segment.seal, at: Int(location.offset), verifyingChecksum: options.verifyChecksums
-            ) {
-            case .success(let decoded): record = decoded
-            case .failure(let damage):
-                throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))
+            ) { decoded in
+                let record: DecodedRecord
+                switch decoded {
+                case .success(let decoded): record = decoded
+                case .failure(let damage):
+                    throw StrataError.corrupt(damage.message, file: segment.path, offset: Int(location.offset))
+                }
+                guard record.kind == .put else {
+                    throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: Int(location.offset))
+                }
+                return try body(record)
             }
-            guard record.kind == .put else {
-                throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: Int(location.offset))
-            }
-            return try body(record)
         }
     }
 }

@@ -90,7 +90,9 @@ extension Store {
     /// The active segment, rolled first when the group would not fit. A failed roll is sticky.
     private func segmentForGroup(_ group: [CommitQueue.Ticket], _ state: inout WriterState) throws -> SegmentFile {
         try Self.checkWritable(state)
-        let bound = group.reduce(0) { $0 + $1.batch.encodedSizeBound }
+        // A sealed payload is `SegmentCipher.overhead` bytes longer than its plaintext.
+        let overhead = key == nil ? 0 : SegmentCipher.overhead
+        let bound = group.reduce(0) { $0 + $1.batch.encodedSizeBound + overhead * $1.batch.count }
         if state.offset + bound > options.segmentSize, state.offset > SegmentHeader.size {
             do {
                 try roll(&state)
@@ -229,7 +231,8 @@ extension Store {
         state.syncedOffset = state.offset
         // Not `active.number + 1`: compacted segments are numbered above the active one.
         let number = try Self.takeSegmentNumber(&state)
-        let segment = try SegmentWriter.createSegment(number, in: directory, fileSystem: fileSystem, remover: remover)
+        let segment = try SegmentWriter.createSegment(
+            number, in: directory, fileSystem: fileSystem, key: key, remover: remover)
         let order = state.segmentOrder + [number]
         try Manifest(
             segments: order, lastSequence: state.nextSequence - 1,

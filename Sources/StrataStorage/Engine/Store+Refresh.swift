@@ -82,7 +82,7 @@ extension Store {
     /// The store caught up with the files and whether that took a full recovery, or nil when
     /// nothing changed since `position`. REQUIRES: `follow` is held.
     private func caughtUp(from position: FollowPosition) throws -> (Recovery.Result, isFull: Bool)? {
-        let recovery = Recovery(directory: directory, options: options, remover: nil)
+        let recovery = Recovery(directory: directory, options: options, key: key, remover: nil)
         if let manifest = try? Manifest.read(in: directory, fileSystem: fileSystem) {
             var result = resultToContinue(from: position)
             if (try? recovery.catchUp(&result, to: manifest)) == true {

@@ -42,6 +42,8 @@ public final class Store: Sendable {
     public let recoveryEvents: [RecoveryEvent]
 
     let fileSystem: any FileSystem
+    /// The key made of ``Options/encryptionKey``; nil for a store that is not encrypted.
+    let key: StoreKey?
     private let directoryLock: (any FileLock)?
     /// Unlinks the files of segments that compaction replaced (nil when read-only).
     let remover: SegmentRemover?
@@ -102,6 +104,8 @@ public final class Store: Sendable {
     ///   - `.locked` when another process (or another open `Store`) has it open for writing;
     ///   - `.corruption` (naming the file and offset) for damage a crash cannot explain;
     ///   - `.unsupportedFormat` for files of a newer format version;
+    ///   - `.invalidKey` when ``Options/encryptionKey`` is wrong, missing for an encrypted store,
+    ///     given for a plain one, or not 64 bytes long (the message says which);
     ///   - `.notFound` when opening read-only a directory that holds no store;
     ///   - `.invalidArgument` for options out of range; `.io` when the file system fails.
     /// - Complexity: O(n) in the size of the log.
@@ -116,6 +120,7 @@ public final class Store: Sendable {
         self.directory = directory
         self.options = options
         self.fileSystem = options.fileSystem
+        self.key = try options.storeKey()
         if options.readOnly {
             directoryLock = nil
             remover = nil
@@ -124,7 +129,7 @@ public final class Store: Sendable {
             directoryLock = try fileSystem.lock(joinPath(directory, "LOCK"))
             remover = SegmentRemover(fileSystem: fileSystem)
         }
-        let recovered = try Recovery(directory: directory, options: options, remover: remover).run()
+        let recovered = try Recovery(directory: directory, options: options, key: key, remover: remover).run()
         recoveryEvents = recovered.events
         published = Locked(PublishedState(
             index: recovered.index, sequence: recovered.lastSequence,

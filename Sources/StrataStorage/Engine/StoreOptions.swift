@@ -30,6 +30,16 @@ extension Store {
         /// `mmap`. A read-only store given a ``PosixFileSystem`` reads with `pread` instead
         /// (see ``PosixFileSystem/mappedReads``).
         public var fileSystem: any FileSystem = PosixFileSystem()
+        /// The 64-byte key the store is encrypted with, or nil for a store that is not
+        /// encrypted. Default nil.
+        ///
+        /// A store created with a key encrypts the keys and values of every record with
+        /// AES-256-GCM under keys derived from it (docs/design.md, "Encryption at rest"); it can
+        /// be opened only with the same key. A store's key cannot change in place: use
+        /// ``Store/writeCopy(toDirectory:encryptionKey:)``. Opening fails with `.invalidKey`
+        /// when the key is wrong, missing for an encrypted store, given for a plain one, or not
+        /// 64 bytes long. Keep the key outside the store's directory.
+        public var encryptionKey: [UInt8]?
 
         /// Options with every default.
         public init() {}
@@ -52,6 +62,14 @@ extension Store {
             guard !salvage || readOnly else {
                 throw StrataError(.invalidArgument, "salvage requires readOnly: a salvaged store cannot be written")
             }
+            _ = try storeKey()
+        }
+
+        /// The store key made of ``encryptionKey``, or nil.
+        /// - Throws: ``StrataError`` `.invalidKey` when the key is not 64 bytes long.
+        func storeKey() throws(StrataError) -> StoreKey? {
+            guard let encryptionKey else { return nil }
+            return try StoreKey(encryptionKey)
         }
     }
 }

@@ -58,6 +58,10 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         /// The store was closed, or an earlier failure made it refuse further writes until it
         /// is reopened (for example after a failed `fsync`).
         public static let closed = Code("closed")
+        /// The encryption key does not fit the store: the wrong key, no key for an encrypted
+        /// store, a key for a store that is not encrypted, or a key that is not 64 bytes long.
+        /// The message says which.
+        public static let invalidKey = Code("invalidKey")
     }
 
     /// What kind of failure this is.
@@ -111,6 +115,8 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
     public static let notFound = Code.notFound
     /// Matches any ``Code/closed`` error in a `catch` clause.
     public static let closed = Code.closed
+    /// Matches any ``Code/invalidKey`` error in a `catch` clause.
+    public static let invalidKey = Code.invalidKey
 }
 
 extension StrataError.Code {

@@ -73,13 +73,16 @@ enum RecordDamage: Error, Equatable, Sendable {
     case unknownFlags(UInt8)
     /// The checksum matches but the payload does not have its kind's structure.
     case malformedPayload(String)
+    /// The checksum matches but the sealed payload of an encrypted segment does not
+    /// authenticate under its key: changed since it was written, or moved.
+    case authenticationFailed
 
     /// Whether a crash while appending could have produced this damage. Only such damage at
     /// the tail of the newest segment may end the log instead of being corruption.
     var couldBeTornWrite: Bool {
         switch self {
         case .shortHeader, .lengthPastEnd, .impossibleLength, .checksumMismatch: return true
-        case .unknownKind, .unknownFlags, .malformedPayload: return false
+        case .unknownKind, .unknownFlags, .malformedPayload, .authenticationFailed: return false
         }
     }
 
@@ -92,6 +95,8 @@ enum RecordDamage: Error, Equatable, Sendable {
         case .unknownKind(let kind): return "unknown record kind \(kind)"
         case .unknownFlags(let flags): return "unknown record flags 0x\(String(flags, radix: 16))"
         case .malformedPayload(let why): return "malformed record payload: \(why)"
+        case .authenticationFailed:
+            return "record does not authenticate under the store's key (its bytes were changed or moved)"
         }
     }
 }
@@ -102,6 +107,9 @@ enum RecordDecoder {
     /// `Store.Options.verifyChecksumsOnRead == false`, on records recovery checked) the CRC is
     /// not recomputed, but every structural check still runs: bytes changed since recovery give
     /// damage, never an out-of-bounds read.
+    ///
+    /// With an encrypted `seal`, the payload of a put or delete stays sealed and only its
+    /// length is checked: read such records through ``withDecoded(_:seal:at:verifyingChecksum:_:)``.
     static func decode(
         _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, at offset: Int, verifyingChecksum: Bool = true
     ) -> Result<DecodedRecord, RecordDamage> {
@@ -121,7 +129,9 @@ enum RecordDecoder {
         let flags = bytes[9]
         guard flags & ~RecordFormat.knownFlags == 0 else { return .failure(.unknownFlags(flags)) }
         let payload = UnsafeRawBufferPointer(rebasing: bytes[RecordFormat.headerSize..<length])
-        if let problem = structuralProblem(kind: kind, flags: flags, payload: payload) {
+        if seal.cipher != nil, kind != .commit {
+            if payload.count < SegmentCipher.overhead { return .failure(.malformedPayload("sealed payload shorter than its nonce and tag")) }
+        } else if let problem = structuralProblem(kind: kind, flags: flags, payload: payload) {
             return .failure(.malformedPayload(problem))
         }
         let sequence = bytes.loadLittleEndian(at: 10, as: UInt64.self)
@@ -129,6 +139,30 @@ enum RecordDecoder {
             return .failure(.malformedPayload("sequence \(sequence) is beyond any a store reaches"))
         }
         return .success(DecodedRecord(kind: kind, flags: flags, sequence: sequence, length: length, payload: payload))
+    }
+
+    /// Decodes the record at the start of `bytes` as ``decode(_:seal:at:verifyingChecksum:)``
+    /// does and calls `body` with the result. For a put or delete of an encrypted segment the
+    /// payload is opened first (authenticated, decrypted, then checked like a plain one);
+    /// `body` sees the plaintext, valid only while it runs. Whatever the option, the tag of a
+    /// sealed payload is always checked: it cannot be opened otherwise.
+    static func withDecoded<R>(
+        _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, at offset: Int, verifyingChecksum: Bool = true,
+        _ body: (Result<DecodedRecord, RecordDamage>) throws -> R
+    ) rethrows -> R {
+        let frame = decode(bytes, seal: seal, at: offset, verifyingChecksum: verifyingChecksum)
+        guard let cipher = seal.cipher, case .success(var record) = frame, record.kind != .commit else {
+            return try body(frame)
+        }
+        let frameHeader = UnsafeRawBufferPointer(rebasing: bytes[4..<RecordFormat.headerSize])
+        return try cipher.open(record.payload, frameHeader: frameHeader, at: offset) { payload in
+            guard let payload else { return try body(.failure(.authenticationFailed)) }
+            if let problem = structuralProblem(kind: record.kind, flags: record.flags, payload: payload) {
+                return try body(.failure(.malformedPayload(problem)))
+            }
+            record.payload = payload
+            return try body(.success(record))
+        }
     }
 
     private static func structuralProblem(

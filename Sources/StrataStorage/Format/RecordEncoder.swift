@@ -5,6 +5,8 @@
 // the fields are stored in place; the CRC is computed last, over the finished bytes, seeded by
 // the segment's seal and the record's offset in the segment (RecordSeal.swift). Every append
 // takes `seal` and `bufferOffset`, the segment offset that `buffer[0]` will be written at.
+// When `seal` carries a cipher, the payload of a put or delete is sealed before the CRC is
+// computed (SegmentCipher.swift); commit records stay in the clear.
 
 /// How puts decide to compress their value.
 struct CompressionPolicy: Sendable {
@@ -74,6 +76,19 @@ enum RecordEncoder {
         }
     }
 
+    /// Appends a record of `kind` whose (plain) payload is `payload`: how compaction writes a
+    /// record again for a segment with another cipher. Returns its offset in `buffer` and its
+    /// whole length.
+    static func appendRecord(
+        to buffer: inout [UInt8], kind: RecordKind, flags: UInt8, sequence: UInt64,
+        payload: UnsafeRawBufferPointer, seal: RecordSeal, bufferOffset: Int
+    ) -> (offset: Int, length: Int) {
+        appendRecord(
+            to: &buffer, kind: kind, flags: flags, sequence: sequence, seal: seal, bufferOffset: bufferOffset,
+            payloadLength: payload.count
+        ) { store(payload, in: $0, at: 0) }
+    }
+
     /// Appends one record whose payload of `payloadLength` bytes `fill` stores, then its header
     /// and CRC. Returns the record's offset in `buffer` and its whole length.
     private static func appendRecord(
@@ -81,6 +96,11 @@ enum RecordEncoder {
         seal: RecordSeal, bufferOffset: Int, payloadLength: Int,
         fill: (UnsafeMutableRawBufferPointer) -> Void
     ) -> (offset: Int, length: Int) {
+        if let cipher = seal.cipher, kind != .commit {
+            return appendSealedRecord(
+                to: &buffer, kind: kind, flags: flags, sequence: sequence, seal: seal, cipher: cipher,
+                bufferOffset: bufferOffset, payloadLength: payloadLength, fill: fill)
+        }
         let start = buffer.count
         let length = RecordFormat.headerSize + payloadLength
         buffer.appendZeros(length)
@@ -91,6 +111,35 @@ enum RecordEncoder {
             record[8] = kind.rawValue
             record[9] = flags
             record.storeLittleEndian(sequence, at: 10)
+            reseal(record, seal: seal, at: bufferOffset + start)
+        }
+        return (start, length)
+    }
+
+    /// Appends a record whose payload `fill` stores, sealed with `cipher`, then its CRC.
+    private static func appendSealedRecord(
+        to buffer: inout [UInt8], kind: RecordKind, flags: UInt8, sequence: UInt64,
+        seal: RecordSeal, cipher: SegmentCipher, bufferOffset: Int, payloadLength: Int,
+        fill: (UnsafeMutableRawBufferPointer) -> Void
+    ) -> (offset: Int, length: Int) {
+        var plaintext = [UInt8](repeating: 0, count: payloadLength)
+        plaintext.withUnsafeMutableBytes { fill($0) }
+        let start = buffer.count
+        let sealedLength = payloadLength + SegmentCipher.overhead
+        let length = RecordFormat.headerSize + sealedLength
+        buffer.appendZeros(length)
+        buffer.withUnsafeMutableBytes { raw in
+            let record = UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + length)])
+            record.storeLittleEndian(UInt32(sealedLength), at: 4)
+            record[8] = kind.rawValue
+            record[9] = flags
+            record.storeLittleEndian(sequence, at: 10)
+            let frameHeader = UnsafeRawBufferPointer(rebasing: record[4..<RecordFormat.headerSize])
+            plaintext.withUnsafeBytes { plaintext in
+                cipher.seal(
+                    plaintext, frameHeader: frameHeader, at: bufferOffset + start,
+                    into: UnsafeMutableRawBufferPointer(rebasing: record[RecordFormat.headerSize...]))
+            }
             reseal(record, seal: seal, at: bufferOffset + start)
         }
         return (start, length)

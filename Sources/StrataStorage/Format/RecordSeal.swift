@@ -14,6 +14,9 @@
 // random per segment, so nobody who has not read the file can build a frame that passes.
 // Version-1 segments have no salt; their checksums start from 0.
 //
+// The seal of an encrypted segment also carries the segment's cipher (SegmentCipher.swift):
+// the encoder seals, and the decoder opens, the payload of every put and delete with it.
+//
 // A value; `Sendable`.
 
 /// How the record checksums of one segment are seeded.
@@ -32,11 +35,24 @@
     let salt: UInt32?
     /// The CRC-32C of the salt's four bytes, computed once per segment.
     private let saltCRC: UInt32
+    /// The cipher of an encrypted segment; nil for a plain one.
+    let cipher: SegmentCipher?
 
     /// The seal of a segment whose header holds `salt`; `nil` for a version-1 segment.
     @_spi(Testing) public init(salt: UInt32?) {
+        self.init(salt: salt, cipher: nil)
+    }
+
+    /// The seal of a segment whose header holds `salt`, encrypted with `cipher` when not nil.
+    init(salt: UInt32?, cipher: SegmentCipher?) {
         self.salt = salt
         self.saltCRC = salt.map { salt in withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) } } ?? 0
+        self.cipher = cipher
+    }
+
+    /// This seal, encrypting with `cipher`.
+    func encrypting(with cipher: SegmentCipher?) -> RecordSeal {
+        RecordSeal(salt: salt, cipher: cipher)
     }
 
     /// The seal of version-1 segments: no seed.

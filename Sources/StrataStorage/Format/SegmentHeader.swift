@@ -1,9 +1,9 @@
 // The fixed header at the start of every segment file. Part of the on-disk format.
 //
-// ┌───────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────┬──────────┬──────────┬────────────┬────────────┬────────┐
-// │ magic (8) │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│kind (1)│ salt (4) │ resv (3) │ sealed (8) │ resv (20)  │ crc (4)│
-// └───────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────┴──────────┴──────────┴────────────┴────────────┴────────┘
-//   0           8         10         12         16         20         24       25         29         32           40           60
+// ┌───────────┬─────────┬──────────┬──────────┬──────────┬──────────┬────────┬──────────┬──────────┬────────────┬────────────┬───────────┬────────┐
+// │ magic (8) │ ver (2) │ hsize(2) │ seg# (4) │ dict (4) │cipher (4)│kind (1)│ salt (4) │ resv (3) │ sealed (8) │key salt(12)│key check 8│ crc (4)│
+// └───────────┴─────────┴──────────┴──────────┴──────────┴──────────┴────────┴──────────┴──────────┴────────────┴────────────┴───────────┴────────┘
+//   0           8         10         12         16         20         24       25         29         32           40           52          60
 //
 // - magic: the ASCII bytes "STRATASG".
 // - ver: format version, little-endian UInt16. This code writes version 2 and reads 1 and 2;
@@ -16,8 +16,12 @@
 // - seg#: the segment's number, which is also its file name (000001.seg).
 // - dict: id of the zstd dictionary compressed values use (0 = none). Reserved for the
 //   compactor's per-class dictionaries; versions 1 and 2 write 0 and refuse anything else.
-// - cipher: id of the at-rest cipher (0 = none). Reserved for encryption; versions 1 and 2 write 0
-//   and refuse anything else.
+// - cipher: id of the at-rest cipher. 0 = none; 1 = AES-256-GCM over the payload of every put
+//   and delete, under a key derived for this segment from the store's 64-byte key
+//   (SegmentCipher.swift, StoreKey.swift). Any other id is refused with `.unsupportedFormat`,
+//   and so is 1 in a version-1 header. Builds that predate encryption refused any id but 0, so
+//   they refuse an encrypted segment with `.unsupportedFormat` instead of misreading it: no
+//   version change.
 // - kind: what the segment holds (SegmentKind): 0 = a log segment (transactions of puts and
 //   deletes closed by commit records), 1 = a compacted segment (only puts, each one committed
 //   on its own, in any order, keeping their original sequences). Any other value is refused
@@ -37,6 +41,11 @@
 //   next roll writes it again. In reserved bytes, which every earlier build wrote as zeros and
 //   does not read, so no version change: segments written before the field read as 0 and are
 //   not checked.
+// - key salt, key check (cipher 1 only; zeros, reserved, otherwise): the random salt the
+//   segment's key is derived with, and the first 8 bytes of an HMAC of it under a key derived
+//   from the store's key (StoreKey.swift). Open compares the key check of the first segment it
+//   reads with the given key's: a mismatch is `.invalidKey` (a later segment that disagrees is
+//   corruption).
 // - reserved: zero.
 // - crc: masked CRC-32C of bytes [0, 60).
 
@@ -72,8 +81,14 @@
     /// written, or one sealed by a build that predates the field).
     var sealedLength: UInt64 = 0
 
+    /// The key salt and key check of an encrypted segment (cipher id 1); empty otherwise.
+    var keySalt: [UInt8] = []
+    var keyCheck: [UInt8] = []
+
     /// Where `sealedLength` lies in the header.
     static let sealedLengthOffset = 32
+    /// Where the key salt of an encrypted segment lies; its key check follows.
+    @_spi(Testing) public static let keySaltOffset = 40
 
     /// How the segment's record checksums are seeded.
     var recordSeal: RecordSeal {
@@ -92,6 +107,7 @@
         if version != Self.unsaltedVersion { bytes.appendLittleEndian(salt) }
         bytes.append(contentsOf: repeatElement(0, count: Self.sealedLengthOffset - bytes.count))
         bytes.appendLittleEndian(sealedLength)
+        if cipherID != 0 { bytes += keySalt + keyCheck }
         bytes.append(contentsOf: repeatElement(0, count: Self.checksumOffset - bytes.count))
         bytes.appendLittleEndian(CRC32C.mask(CRC32C.checksum(bytes)))
         return bytes
@@ -133,11 +149,21 @@
             segmentNumber: bytes.loadLittleEndian(at: 12, as: UInt32.self),
             dictionaryID: bytes.loadLittleEndian(at: 16, as: UInt32.self),
             cipherID: bytes.loadLittleEndian(at: 20, as: UInt32.self))
-        guard header.dictionaryID == 0, header.cipherID == 0 else {
+        guard header.dictionaryID == 0 else {
+            throw StrataError(
+                .unsupportedFormat, "segment uses a compression dictionary this build does not support",
+                file: file, offset: 16)
+        }
+        guard header.cipherID == 0 || (header.cipherID == SegmentCipher.id && version != unsaltedVersion) else {
             throw StrataError(
                 .unsupportedFormat,
-                "segment uses a compression dictionary or cipher this build does not support",
-                file: file, offset: 16)
+                "segment uses cipher \(header.cipherID), which this build does not support (it reads 0, none, and \(SegmentCipher.id), AES-256-GCM)",
+                file: file, offset: 20)
+        }
+        if header.cipherID != 0 {
+            let check = keySaltOffset + StoreKey.saltLength
+            header.keySalt = Array(bytes[keySaltOffset..<check])
+            header.keyCheck = Array(bytes[check..<(check + StoreKey.checkLength)])
         }
         guard let kind = SegmentKind(rawValue: bytes[24]) else {
             throw StrataError(
@@ -158,6 +184,11 @@ extension SegmentHeader {
     /// A header of the current version; `seal` supplies the salt.
     init(segmentNumber: UInt32, kind: SegmentKind = .log, seal: RecordSeal) {
         self.init(segmentNumber: segmentNumber, kind: kind, salt: seal.salt ?? 0)
+        if let cipher = seal.cipher {
+            cipherID = SegmentCipher.id
+            keySalt = cipher.salt
+            keyCheck = cipher.check
+        }
     }
 }
 

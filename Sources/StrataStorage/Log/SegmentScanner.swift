@@ -51,49 +51,33 @@ enum SegmentScanner {
         var result = SegmentScanResult(committedEnd: start, lastSequence: lastSequence)
         var pending: [ScannedOperation] = []
         var pendingSequence: UInt64?
-        var offset = start
-        let end = base + bytes.count
-        while offset < end {
-            let record: DecodedRecord
-            let rest = UnsafeRawBufferPointer(rebasing: bytes[(offset - base)...])
-            switch RecordDecoder.decode(rest, seal: seal, at: offset) {
-            case .failure(let damage):
-                result.damage = (offset, damage)
-            case .success(let decoded):
-                record = decoded
-                if record.sequence <= result.lastSequence {
-                    result.damage = (offset, .malformedPayload(
-                        "sequence \(record.sequence) does not follow committed sequence \(result.lastSequence)"))
-                    break
-                }
-                if pendingSequence != record.sequence {
-                    result.uncommittedRecords += pending.count
-                    pending.removeAll(keepingCapacity: true)
-                    pendingSequence = record.sequence
-                }
-                result.records += 1
-                if record.kind == .commit {
-                    guard record.commitRecordCount == pending.count else {
-                        result.records -= 1
-                        result.damage = (offset, .malformedPayload(
-                            "commit of \(record.commitRecordCount) records follows \(pending.count)"))
-                        break
-                    }
-                    apply(record.sequence, pending)
-                    result.transactions += 1
-                    result.lastSequence = record.sequence
-                    result.committedEnd = offset + record.length
-                    pending.removeAll(keepingCapacity: true)
-                    pendingSequence = nil
-                } else {
-                    pending.append(ScannedOperation(
-                        isPut: record.kind == .put, keyspace: record.keyspace,
-                        key: StorageKey(record.keyBytes), offset: offset, length: record.length))
-                }
-                offset += record.length
-                continue
+        result.damage = forEachRecord(in: bytes, seal: seal, from: start, base: base) { offset, record in
+            if record.sequence <= result.lastSequence {
+                return .malformedPayload(
+                    "sequence \(record.sequence) does not follow committed sequence \(result.lastSequence)")
             }
-            break
+            if pendingSequence != record.sequence {
+                result.uncommittedRecords += pending.count
+                pending.removeAll(keepingCapacity: true)
+                pendingSequence = record.sequence
+            }
+            if record.kind == .commit {
+                guard record.commitRecordCount == pending.count else {
+                    return .malformedPayload("commit of \(record.commitRecordCount) records follows \(pending.count)")
+                }
+                apply(record.sequence, pending)
+                result.transactions += 1
+                result.lastSequence = record.sequence
+                result.committedEnd = offset + record.length
+                pending.removeAll(keepingCapacity: true)
+                pendingSequence = nil
+            } else {
+                pending.append(ScannedOperation(
+                    isPut: record.kind == .put, keyspace: record.keyspace,
+                    key: StorageKey(record.keyBytes), offset: offset, length: record.length))
+            }
+            result.records += 1
+            return nil
         }
         result.uncommittedRecords += pending.count
         if let damage = result.damage {
@@ -143,34 +127,48 @@ enum SegmentScanner {
         apply: (_ sequence: UInt64, _ operation: ScannedOperation) -> String?
     ) -> SegmentScanResult {
         var result = SegmentScanResult(committedEnd: SegmentHeader.size, lastSequence: lastSequence)
-        var offset = SegmentHeader.size
-        while offset < bytes.count {
-            switch RecordDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...]), seal: seal, at: offset) {
-            case .failure(let damage):
-                result.damage = (offset, damage)
-            case .success(let record):
-                guard record.kind == .put else {
-                    result.damage = (offset, .malformedPayload(
-                        "a \(record.kind) record in a compacted segment, which holds only puts"))
-                    break
-                }
-                let operation = ScannedOperation(
-                    isPut: true, keyspace: record.keyspace, key: StorageKey(record.keyBytes),
-                    offset: offset, length: record.length)
-                if let problem = apply(record.sequence, operation) {
-                    result.damage = (offset, .malformedPayload(problem))
-                    break
-                }
-                result.records += 1
-                result.transactions += 1
-                result.lastSequence = max(result.lastSequence, record.sequence)
-                offset += record.length
-                result.committedEnd = offset
-                continue
+        result.damage = forEachRecord(in: bytes, seal: seal, from: SegmentHeader.size, base: 0) { offset, record in
+            guard record.kind == .put else {
+                return .malformedPayload("a \(record.kind) record in a compacted segment, which holds only puts")
             }
-            break
+            let operation = ScannedOperation(
+                isPut: true, keyspace: record.keyspace, key: StorageKey(record.keyBytes),
+                offset: offset, length: record.length)
+            if let problem = apply(record.sequence, operation) { return .malformedPayload(problem) }
+            result.records += 1
+            result.transactions += 1
+            result.lastSequence = max(result.lastSequence, record.sequence)
+            result.committedEnd = offset + record.length
+            return nil
         }
         // (`damageIsZeroFill` is left false: damage in a compacted segment is never a tail.)
         return result
+    }
+
+    /// Decodes the records of `bytes` (which start at file offset `base`) one after the other
+    /// from file offset `start`, where a record starts, to the end. `body` gets each record
+    /// that decodes, with its offset, and returns nil to go on or why it refuses the record.
+    /// Returns the first record that does not decode or is refused, or nil at the end.
+    private static func forEachRecord(
+        in bytes: UnsafeRawBufferPointer, seal: RecordSeal, from start: Int, base: Int,
+        _ body: (_ offset: Int, _ record: DecodedRecord) -> RecordDamage?
+    ) -> (offset: Int, kind: RecordDamage)? {
+        var offset = start
+        let end = base + bytes.count
+        while offset < end {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[(offset - base)...])
+            let damage = RecordDecoder.withDecoded(rest, seal: seal, at: offset) { decoded -> RecordDamage? in
+                switch decoded {
+                case .failure(let damage):
+                    return damage
+                case .success(let record):
+                    if let refusal = body(offset, record) { return refusal }
+                    offset += record.length
+                    return nil
+                }
+            }
+            if let damage { return (offset, damage) }
+        }
+        return nil
     }
 }

@@ -2,7 +2,8 @@
 // compaction's output is written by Engine/Compaction.swift.
 
 enum SegmentWriter {
-    /// Creates segment `number` in `directory` and writes its header, with a new random salt.
+    /// Creates segment `number` in `directory` and writes its header, with a new random salt;
+    /// with `key`, the segment is encrypted under a key derived for it (a new random key salt).
     ///
     /// With `sync` (log segments, made by a roll), the file and the directory are synced before
     /// this returns, so that a manifest naming it never names a missing or headerless file.
@@ -11,10 +12,10 @@ enum SegmentWriter {
     /// - Throws: ``StrataError`` `.io`; a half-created file is removed when possible.
     static func createSegment(
         _ number: UInt32, kind: SegmentKind = .log, in directory: String, fileSystem: any FileSystem,
-        remover: SegmentRemover?, sync: Bool = true
+        key: StoreKey?, remover: SegmentRemover?, sync: Bool = true
     ) throws -> SegmentFile {
         let path = joinPath(directory, SegmentFile.name(for: number))
-        let seal = RecordSeal.random()
+        let seal = RecordSeal.random().encrypting(with: key?.newSegmentCipher(number: number))
         let file = try fileSystem.open(path, mode: .createNew)
         do {
             try file.write(SegmentHeader(segmentNumber: number, kind: kind, seal: seal).encoded(), at: 0)

@@ -1,0 +1,163 @@
+// writeCopy: a compacted copy of one snapshot in another directory, written while commits go on.
+//
+// 1. Refuse a destination that holds a MANIFEST, a MANIFEST.tmp or a segment (a store, or what
+//    a crash left of one); create the directory durably and hold its LOCK while copying.
+// 2. Copy every live record of the snapshot, as compaction does (CompactionOutput): checked,
+//    then written again into compacted segments numbered 1, 2, … (sealed under the copy's key,
+//    in the clear without one), each sealed and fsynced when full.
+// 3. Create an empty log segment after them (file and directory fsynced), then install the
+//    MANIFEST through MANIFEST.tmp, fsync, rename, fsync of the directory (Log/Manifest.swift).
+//
+// The MANIFEST's rename is the commit point. Before it, a crash leaves segments without a
+// MANIFEST, which no open accepts as a store (Recovery+MissingManifest.swift refuses segments
+// that hold data without one) and which a later writeCopy refuses to write over; on a thrown
+// error the files written are removed (best effort). The MANIFEST's sequence floor is the
+// snapshot's sequence, so the copy's next commit numbers on from the snapshot.
+
+extension Store {
+    /// Writes a compacted copy of the store as of its latest commit into `destination`; see
+    /// ``writeCopy(of:toDirectory:encryptionKey:)``.
+    ///
+    /// Thread safety: as ``writeCopy(of:toDirectory:encryptionKey:)``: any thread, beside
+    /// commits, compactions and readers, none of which waits for it.
+    /// - Throws: what ``writeCopy(of:toDirectory:encryptionKey:)`` throws.
+    /// - Complexity: O(k + b) for the k live keys and the b bytes of their records.
+    public func writeCopy(toDirectory destination: String, encryptionKey: [UInt8]?) throws {
+        try writeCopy(of: snapshot(), toDirectory: destination, encryptionKey: encryptionKey)
+    }
+
+    /// Writes a compacted copy of `snapshot` into `destination`: its live records only (no
+    /// overwritten values, no tombstones), in compacted segments, with a new MANIFEST. The copy
+    /// is a store of its own, opened with `encryptionKey` (nil: not encrypted), whatever the key
+    /// of this store: a copy may encrypt a plain store, decrypt an encrypted one, or change its
+    /// key. It keeps every value and sequence number of the snapshot.
+    ///
+    /// The copy is complete and durable (every file and the directory fsynced) when this
+    /// returns. A crash before then never leaves a directory that opens as a store: its
+    /// MANIFEST is renamed into place last. `destination` is created when missing; it may
+    /// exist, but must not hold a store (or the segments a crashed copy left).
+    ///
+    /// ```swift
+    /// let key: [UInt8] = … // 64 bytes
+    /// try store.writeCopy(toDirectory: "/backups/db-2026-11-24", encryptionKey: key)
+    /// ```
+    ///
+    /// Thread safety: may be called from any thread, on a read-write or read-only store. Commits,
+    /// compactions and readers go on meanwhile and never wait for it; the copy is the state of
+    /// `snapshot` exactly.
+    ///
+    /// - Parameters:
+    ///   - snapshot: the state to copy, from this store.
+    ///   - destination: the directory of the copy.
+    ///   - encryptionKey: the copy's 64-byte key, or nil for a copy that is not encrypted.
+    /// - Throws: ``StrataError`` with code
+    ///   - `.invalidKey` when `encryptionKey` is not 64 bytes long (nothing is written);
+    ///   - `.invalidArgument` when `destination` already holds a MANIFEST or a segment (nothing
+    ///     is written or changed there);
+    ///   - `.locked` when another process or store holds the destination's `LOCK`;
+    ///   - `.corruption` (naming the file and offset) when a record of the snapshot fails its
+    ///     checks; `.io` when reading or writing fails. The files written so far are removed.
+    /// - Complexity: O(k + b) time for the k live keys of `snapshot` and the b bytes of their
+    ///   records; O(1) extra memory but one output buffer of at most 1 MiB.
+    public func writeCopy(of snapshot: Snapshot, toDirectory destination: String, encryptionKey: [UInt8]?) throws {
+        let key = try encryptionKey.map { bytes throws(StrataError) in try StoreKey(bytes) }
+        try checkCopyDestination(destination)
+        try Self.createDirectoryDurably(destination, fileSystem: fileSystem)
+        let lock = try fileSystem.lock(joinPath(destination, "LOCK"))
+        defer { lock.unlock() }
+        // Again under the lock: another copy may have written there meanwhile.
+        try checkCopyDestination(destination)
+        let copier = SnapshotCopier(directory: destination, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key)
+        do {
+            try copier.copy(snapshot)
+        } catch {
+            copier.removeFiles()
+            throw error
+        }
+    }
+
+    /// Refuses a destination that holds a store's files.
+    /// - Throws: ``StrataError`` `.invalidArgument` naming the first such file.
+    private func checkCopyDestination(_ destination: String) throws {
+        guard fileSystem.exists(destination) else { return }
+        let names = try fileSystem.contentsOfDirectory(destination).sorted()
+        let storeFile = names.first {
+            $0 == Manifest.fileName || $0 == Manifest.temporaryName || SegmentFile.number(fromName: $0) != nil
+        }
+        if let storeFile {
+            throw StrataError(
+                .invalidArgument,
+                "\(destination) already holds a Strata store (or what a crashed copy left of one: \(storeFile)); "
+                    + "nothing was written. Copy to a new or empty directory",
+                file: joinPath(destination, storeFile))
+        }
+    }
+}
+
+/// Writes the files of one copy (see above). Used by one thread.
+private struct SnapshotCopier {
+    let directory: String
+    let fileSystem: any FileSystem
+    let segmentSize: Int
+    let key: StoreKey?
+    /// Every file this copier created, so that a failure can remove them.
+    private let created = CreatedFiles()
+
+    init(directory: String, fileSystem: any FileSystem, segmentSize: Int, key: StoreKey?) {
+        self.directory = directory
+        self.fileSystem = fileSystem
+        self.segmentSize = segmentSize
+        self.key = key
+    }
+
+    /// Copies `snapshot`'s live records, then adds an empty log segment and the MANIFEST.
+    func copy(_ snapshot: Snapshot) throws {
+        var output = CompactionOutput(destination: destination())
+        for (keyspace, keys) in snapshot.index.keyspaces {
+            for (key, location) in keys {
+                guard let segment = snapshot.segments[location.segment] else {
+                    throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
+                }
+                _ = try Store.copyRecord(at: location, of: segment, keyspace: keyspace, key: key, to: &output)
+            }
+        }
+        try output.finishFiles()
+        let compacted = output.finished.map(\.number)
+        // Synced with the directory, which makes the compacted segments' names durable too.
+        let log = try newSegment(kind: .log, sync: true)
+        try Manifest(
+            segments: compacted + [log.number], lastSequence: snapshot.sequence,
+            listsCompactedSegments: !compacted.isEmpty
+        ).install(in: directory, fileSystem: fileSystem)
+    }
+
+    /// Removes every file the copy created (best effort), then syncs the directory.
+    func removeFiles() {
+        for path in created.paths + [joinPath(directory, Manifest.temporaryName)] where fileSystem.exists(path) {
+            try? fileSystem.removeFile(path)
+        }
+        try? fileSystem.syncDirectory(directory)
+    }
+
+    private func destination() -> CompactionOutput.Destination {
+        CompactionOutput.Destination(
+            directory: directory, fileSystem: fileSystem, segmentSize: segmentSize, key: key,
+            remove: { [fileSystem] path in try? fileSystem.removeFile(path) },
+            newSegment: { [self] in try newSegment(kind: .compacted, sync: false) })
+    }
+
+    /// Creates the copy's next segment, numbered from 1.
+    private func newSegment(kind: SegmentKind, sync: Bool) throws -> SegmentFile {
+        let number = UInt32(created.paths.count + 1)
+        // Noted only once made: a file that was there before is never this copy's to remove.
+        let segment = try SegmentWriter.createSegment(
+            number, kind: kind, in: directory, fileSystem: fileSystem, key: key, remover: nil, sync: sync)
+        created.paths.append(segment.path)
+        return segment
+    }
+}
+
+/// The paths a copier created; a class so that the output's segment maker can add to it.
+private final class CreatedFiles {
+    var paths: [String] = []
+}
