@@ -166,12 +166,12 @@ extension Database {
     /// The key of an object that is already managed (by this database) or being added.
     private func managedKey(of object: ObjectBase, state: ObjectState) throws -> ObjectKey {
         guard state.database.shared === shared else {
-            throw StrataError(.wrongDatabase, "\(type(of: object).className): the object belongs to another database")
+            throw StrataError(.wrongDatabase, "\(type(of: object).className()): the object belongs to another database")
         }
         // Reached again through a link while it is being added (a cycle of new objects).
         if state.isBeingAdded { return state.key }
         guard state.isValid else {
-            throw StrataError(.objectInvalidated, "\(type(of: object).className): the object has been deleted or invalidated")
+            throw StrataError(.objectInvalidated, "\(type(of: object).className()): the object has been deleted or invalidated")
         }
         return state.key
     }
@@ -180,7 +180,7 @@ extension Database {
     private func schemaToAdd(_ object: ObjectBase) throws -> ObjectSchema {
         if let last = lastAddedSchema, last.type == type(of: object) { return last }
         guard let found = schemas.schema(for: type(of: object)) else {
-            throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
+            throw StrataError(.wrongDatabase, "\(type(of: object).className()) is not one of the database's objectTypes")
         }
         lastAddedSchema = found
         return found
@@ -359,10 +359,10 @@ extension Database {
             throw StrataError(.notInWriteTransaction, "delete() outside a write transaction: call it inside `try db.write { }`")
         }
         guard let state = object._strataState, state.database.shared === shared else {
-            throw StrataError(.wrongDatabase, "\(type(of: object).className): only objects this database manages can be deleted")
+            throw StrataError(.wrongDatabase, "\(type(of: object).className()): only objects this database manages can be deleted")
         }
         guard state.isValid else {
-            throw StrataError(.objectInvalidated, "\(type(of: object).className): the object was already deleted")
+            throw StrataError(.objectInvalidated, "\(type(of: object).className()): the object was already deleted")
         }
         _ = transaction
         unlinkEverywhere(state.key)

@@ -24,10 +24,10 @@ open class Object: ObjectBase {
     /// to another task or thread (`Task.detached { frozen.name }`).
     /// - Precondition: the object is managed and valid.
     public func freeze() -> sending Self {
-        guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
+        guard let state = _strataState else { preconditionFailure("\(Self.className()): only a managed object can be frozen") }
         let frozen = state.database.freeze()
         guard let copy = frozen.frozenCopy(of: state.key, schema: state.schema, as: Self.self) else {
-            preconditionFailure("\(Self.className): the object has been deleted or invalidated")
+            preconditionFailure("\(Self.className()): the object has been deleted or invalidated")
         }
         return copy
     }
@@ -57,10 +57,10 @@ open class EmbeddedObject: ObjectBase {
     /// from any thread (see ``Object/freeze()``).
     /// - Precondition: the object is managed and valid.
     public func freeze() -> sending Self {
-        guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
+        guard let state = _strataState else { preconditionFailure("\(Self.className()): only a managed object can be frozen") }
         let frozen = state.database.freeze()
         guard let copy = frozen.frozenCopy(ofEmbedded: state.path, as: Self.self) else {
-            preconditionFailure("\(Self.className): the object has been deleted or invalidated")
+            preconditionFailure("\(Self.className()): the object has been deleted or invalidated")
         }
         return copy
     }
@@ -90,7 +90,7 @@ enum SchemaCache {
 
 extension Object: _PersistableOptional {
     /// A link to an object of this class.
-    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.object(className: className)) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.object(className: className())) }
     public static func _strataDefault() -> Self { Self() }
     public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self {
         _strataReadOptional(value, context) ?? Self()
@@ -104,7 +104,7 @@ extension Object: _PersistableOptional {
             return object
         }
         guard let schema = SchemaCache.schema(for: self), let primaryKey = schema.primaryKey else {
-            throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a nested \(className)"))
+            throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a nested \(className())"))
         }
         try primaryKey.accessor.decodeUnmanaged(object, from: decoder)
         object.isPrimaryKeyReference = true
@@ -120,7 +120,7 @@ extension Object: _PersistableOptional {
     }
     public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         guard let context else {
-            throw StrataError(.invalidValue, "\(Self.className): a link can only be stored through a database")
+            throw StrataError(.invalidValue, "\(Self.className()): a link can only be stored through a database")
         }
         return .link(try context.addObject(self, update: .error))
     }

@@ -23,14 +23,14 @@ open class ObjectBase {
     public convenience init(value: [String: Any]) {
         self.init()
         guard let schema = SchemaCache.schema(for: type(of: self)) else {
-            preconditionFailure("\(Self.className): its properties cannot be listed")
+            preconditionFailure("\(Self.className()): its properties cannot be listed")
         }
         for (name, newValue) in value {
             guard let property = schema[name] else {
-                preconditionFailure("\(Self.className) has no @Persisted property '\(name)'")
+                preconditionFailure("\(Self.className()) has no @Persisted property '\(name)'")
             }
             guard property.accessor.setUnmanaged(self, any: newValue) else {
-                preconditionFailure("\(Self.className).\(name) is \(property.type), not \(type(of: newValue))")
+                preconditionFailure("\(Self.className()).\(name) is \(property.type), not \(type(of: newValue))")
             }
         }
     }
@@ -51,6 +51,10 @@ open class ObjectBase {
     /// The database that manages the object, if any.
     public var database: Database? { _strataState?.database }
 
-    /// The class name the schema uses (the Swift class name without its module).
-    public class var className: String { String(describing: self) }
+    /// The class name the schema uses (the Swift class name without its module), as Realm's
+    /// `className()`.
+    ///
+    /// Thread safety: any thread.
+    /// - Complexity: O(n) in the length of the name.
+    public class func className() -> String { String(describing: self) }
 }

@@ -51,7 +51,7 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     /// - Throws: ``StrataError`` `.invalidSchema` naming the class and property.
     init(_ type: ObjectBase.Type) throws {
         self.type = type
-        className = type.className
+        className = type.className()
         isEmbedded = type is EmbeddedObject.Type
         let prototype = type.init()
         self.prototype = prototype
