@@ -137,13 +137,32 @@ extension Database {
     /// Adds an unmanaged object — and the unmanaged objects it links to — to the database; the
     /// object becomes managed. Adding an object this database already manages does nothing.
     ///
+    /// Unmanaged objects it links to are added with the same `update` policy (as Realm's).
+    ///
+    /// Thread safety: on the database's thread, inside its write.
     /// - Parameter update: what to do when an object with the same primary key exists.
     /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write; `.primaryKeyExists`
     ///   (nothing changed) with `.error`; `.wrongDatabase` when the object's class is not
     ///   registered or it belongs to another database; `.invalidValue` when a property cannot
-    ///   be stored.
+    ///   be stored, or the object (or one it links to) was made by ``ObjectBase/init(value:)``
+    ///   from a value that does not fit.
+    /// - Complexity: O(f) in the object's fields, plus the objects it adds.
     public func add(_ object: Object, update: UpdatePolicy = .error) throws {
-        _ = try addObject(object, update: update)
+        try withLinkedUpdatePolicy(update) { _ = try addObject(object, update: update) }
+    }
+
+    /// Runs `body` with `policy` as the open write's policy for unmanaged linked objects, and
+    /// (for `create`) with objects made from values updating only their given properties of
+    /// stored objects.
+    func withLinkedUpdatePolicy<Result>(
+        _ policy: UpdatePolicy, mergingGivenProperties: Bool = false, _ body: () throws -> Result
+    ) rethrows -> Result {
+        guard let transaction else { return try body() }
+        let outer = (transaction.linkedUpdatePolicy, transaction.mergesGivenProperties)
+        transaction.linkedUpdatePolicy = policy
+        transaction.mergesGivenProperties = mergingGivenProperties
+        defer { (transaction.linkedUpdatePolicy, transaction.mergesGivenProperties) = outer }
+        return try body()
     }
 
     /// Adds `object` (if unmanaged) and returns its key. The steps: an object already managed
@@ -155,6 +174,7 @@ extension Database {
             throw StrataError(.notInWriteTransaction, "add() outside a write transaction: call it inside `try db.write { }`")
         }
         if let state = object._strataState { return try managedKey(of: object, state: state) }
+        if let valueError = object.valueError { throw valueError }
         let schema = try schemaToAdd(object)
         let (key, primaryKeyField) = try keyToAdd(object, schema: schema)
         if !schema.mayHoldLinks, try addRecordDirectly(object, schema: schema, key: key, in: transaction) {
@@ -287,6 +307,16 @@ extension Database {
             existing = transaction.fields(of: previous, schema: schema)
         } else {
             existing = schema.primaryKeyIndex == nil ? nil : storedFields(key, schema: schema, in: transaction)
+        }
+        if let existing, transaction.mergesGivenProperties, let given = object.givenProperties, given.count < fields.count {
+            // `create` over a stored object: the properties not given keep their stored values.
+            transaction.abandon(reservation, for: key)
+            object.givenProperties = nil
+            var merged = existing
+            for index in given { merged[index] = fields[index] }
+            return try merged.withUnsafeBufferPointer {
+                try store(object, fields: $0, key: key, state: state, schema: schema, update: update, in: transaction)
+            }
         }
         if let primaryKeyIndex = schema.primaryKeyIndex, let existing {
             let unchanged: Bool

@@ -24,9 +24,18 @@ extension EmbeddedObject: _PersistableOptional {
         return object
     }
 
+    /// An unmanaged object as is; a copy of a managed one (it has a parent already); a new
+    /// unmanaged one from a dictionary or array of its property values.
+    public static func _strataConvert(_ value: Any) throws -> Self {
+        if let object = value as? Self, !object.isManaged { return object }
+        return try unmanaged(converting: value)
+    }
+
     /// The object's fields, stored inline in its parent.
-    /// - Throws: ``StrataError`` `.invalidValue` when the object already belongs to a parent.
+    /// - Throws: ``StrataError`` `.invalidValue` when the object already belongs to a parent,
+    ///   or was made by ``ObjectBase/init(value:)`` from a value that does not fit.
     public func _strataWrite(_ context: Database?) throws -> _FieldValue {
+        if let valueError { throw valueError }
         guard let context, let schema = context.schemas.schema(for: type(of: self)) else {
             throw StrataError(.wrongDatabase, "\(Self.className()) is not one of the database's objectTypes")
         }

@@ -27,7 +27,7 @@ extension ObjectProtocol {
                 throw StrataError(.invalidArgument, "\(targetName) has no primary key to link by")
             }
             let reference = T()
-            guard primaryKeyProperty.accessor.setUnmanaged(reference, any: primaryKey) else {
+            guard (try? primaryKeyProperty.accessor.setUnmanaged(reference, converting: primaryKey)) != nil else {
                 throw StrataError(.invalidArgument, "\(targetName).\(primaryKeyProperty.name) is \(primaryKeyProperty.type), not \(K.self)")
             }
             reference.isPrimaryKeyReference = true

@@ -82,7 +82,14 @@ enum SchemaCache {
 
     static func schema(for type: ObjectBase.Type) -> ObjectSchema? {
         if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
-        guard let schema = try? ObjectSchema(type) else { return nil }
+        return try? checkedSchema(for: type)
+    }
+
+    /// The class's schema, or the error that says why it cannot be stored as declared.
+    /// - Throws: ``StrataError`` `.invalidSchema`.
+    static func checkedSchema(for type: ObjectBase.Type) throws -> ObjectSchema {
+        if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        let schema = try ObjectSchema(type)
         cache.withLock { $0[ObjectIdentifier(type)] = schema }
         return schema
     }
@@ -122,6 +129,12 @@ extension Object: _PersistableOptional {
         guard let context else {
             throw StrataError(.invalidValue, "\(Self.className()): a link can only be stored through a database")
         }
-        return .link(try context.addObject(self, update: .error))
+        return .link(try context.addObject(self, update: context.transaction?.linkedUpdatePolicy ?? .error))
+    }
+
+    /// An object as is, or a new unmanaged one from a dictionary or array of its property values.
+    public static func _strataConvert(_ value: Any) throws -> Self {
+        if let object = value as? Self { return object }
+        return try unmanaged(converting: value)
     }
 }

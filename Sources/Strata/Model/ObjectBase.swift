@@ -12,28 +12,15 @@ open class ObjectBase {
     /// Set on an object decoded from a bare primary key: adding it links to the stored object
     /// with that key (or stores this one when there is none) instead of overwriting it.
     var isPrimaryKeyReference = false
+    /// What was wrong with the value `init(value:)` was given (which cannot throw): adding the
+    /// object throws it (see `ObjectBase+Value.swift`).
+    var valueError: StrataError?
+    /// The indices of the properties `init(value:)` was given: what `Database.create` writes
+    /// over a stored object with the same primary key.
+    var givenProperties: [Int]?
 
     /// Makes an unmanaged object with every property at its default.
     public required init() {}
-
-    /// Makes an unmanaged object with the properties named in `value` set, the others at their
-    /// defaults.
-    /// - Precondition: every key names a `@Persisted` property and its value has the property's
-    ///   type (the message names the property otherwise).
-    public convenience init(value: [String: Any]) {
-        self.init()
-        guard let schema = SchemaCache.schema(for: type(of: self)) else {
-            preconditionFailure("\(Self.className()): its properties cannot be listed")
-        }
-        for (name, newValue) in value {
-            guard let property = schema[name] else {
-                preconditionFailure("\(Self.className()) has no @Persisted property '\(name)'")
-            }
-            guard property.accessor.setUnmanaged(self, any: newValue) else {
-                preconditionFailure("\(Self.className()).\(name) is \(property.type), not \(type(of: newValue))")
-            }
-        }
-    }
 
     /// Whether a database manages the object.
     public var isManaged: Bool { _strataState != nil }
