@@ -252,6 +252,12 @@ public final class PropertySchema: @unchecked Sendable {
         }
     }
 
+    /// The value this property's index entries are made from when it holds `value`: a mixed
+    /// property's numbers as the Double they compare as (`IndexKeyEncoding.mixedValue`).
+    func indexedValue(_ value: FieldValue) -> FieldValue {
+        type.type == .any ? IndexKeyEncoding.mixedValue(value) : value
+    }
+
     /// Whether the property is stored in the object's record (LinkingObjects are computed).
     var isStored: Bool {
         if case .linkingObjects = type.type { return false }

@@ -1,0 +1,140 @@
+import Foundation
+@_spi(Testing) import StrataStorage
+import XCTest
+
+@testable import Strata
+
+/// Each indexed property beside an unindexed twin holding the same value.
+final class WidthThing: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted(indexed: true) var i8: Int8
+    @Persisted var p8: Int8
+    @Persisted(indexed: true) var i16: Int16
+    @Persisted var p16: Int16
+    @Persisted(indexed: true) var i32: Int32?
+    @Persisted var p32: Int32?
+    @Persisted(indexed: true) var i64: Int64
+    @Persisted var p64: Int64
+    @Persisted(indexed: true) var mixed: AnyValue
+    @Persisted var plain: AnyValue
+}
+
+/// Issue 13, item 9: indexes on every integer width and on `AnyValue` (seed 002 lists them as
+/// indexable). An indexed query must answer as the same query on an unindexed twin property
+/// (a scan), on random data, in and outside a write; the index must be what answers (a plan),
+/// and the integrity check must agree with its entries.
+final class IndexedWidthsTests: DatabaseTestCase {
+    private static let pairs = [("i8", "p8"), ("i16", "p16"), ("i32", "p32"), ("i64", "p64"), ("mixed", "plain")]
+
+    private func randomMixed(_ random: inout SplitMix64) -> AnyValue {
+        let small = Int.random(in: -4...4, using: &random)
+        switch Int.random(in: 0...11, using: &random) {
+        case 0: return .none
+        case 1: return .int(small)
+        case 2: return .double(Double(small) + (Bool.random(using: &random) ? 0 : 0.5))
+        case 3: return .float(Float(small))
+        case 4: return .string("s\(small)")
+        case 5: return .bool(small > 0)
+        case 6: return .date(Date(timeIntervalSinceReferenceDate: Double(small)))
+        case 7: return .list([.int(small), .string("s")])
+        case 8: return .map(["k": .double(Double(small))])
+        case 9: return .int((1 << 53) + small)
+        case 10: return .double(small == 0 ? -0.0 : .nan)
+        default: return .decimal128(Decimal128(small))
+        }
+    }
+
+    private func randomArgument(_ random: inout SplitMix64) -> Any {
+        let small = Int.random(in: -5...5, using: &random)
+        switch Int.random(in: 0...7, using: &random) {
+        case 0: return small
+        case 1: return Double(small) + 0.5
+        case 2: return Double(small)
+        case 3: return "s\(small)"
+        case 4: return small > 0
+        case 5: return (1 << 53) + small
+        case 6: return Date(timeIntervalSinceReferenceDate: Double(small))
+        default: return NSNull()
+        }
+    }
+
+    private func fill(_ db: Database, _ random: inout SplitMix64, ids: ClosedRange<Int>) {
+        for id in ids {
+            let thing = db.object(ofType: WidthThing.self, forPrimaryKey: id) ?? {
+                let new = WidthThing()
+                new.id = id
+                db.add(checked: new)
+                return new
+            }()
+            let n = Int.random(in: -5...5, using: &random)
+            (thing.i8, thing.p8) = (Int8(n), Int8(n))
+            (thing.i16, thing.p16) = (Int16(n * 300), Int16(n * 300))
+            let optional: Int32? = n == 0 ? nil : Int32(n * 70_000)
+            (thing.i32, thing.p32) = (optional, optional)
+            (thing.i64, thing.p64) = (Int64(n) << 40, Int64(n) << 40)
+            let mixed = randomMixed(&random)
+            (thing.mixed, thing.plain) = (mixed, mixed)
+        }
+    }
+
+    private func check(_ db: Database, _ random: inout SplitMix64, round: Int) {
+        for _ in 0..<30 {
+            let (indexed, plain) = Self.pairs.randomElement(using: &random)!
+            let a = randomArgument(&random), b = randomArgument(&random)
+            let forms: [(String, [Any])] = [
+                ("%K == %@", [a]), ("%K > %@", [a]), ("%K <= %@", [a]), ("%K >= %@ AND %K < %@", [a, b]),
+                ("%K IN %@", [[a, b]]), ("%K BETWEEN {%@, %@}", [a, b]),
+            ]
+            let (format, arguments) = forms.randomElement(using: &random)!
+            func run(_ property: String) -> [Int]? {
+                var args: [Any] = []
+                var rest = arguments[...]
+                for token in format.split(separator: " ") {
+                    if token == "%K" { args.append(property) } else if token.contains("%@"), let next = rest.popFirst() { args.append(next) }
+                }
+                guard let results = try? db.objects(WidthThing.self).filter(checking: format, args) else { return nil }
+                return results.map(\.id).sorted()
+            }
+            let viaIndex = run(indexed), viaScan = run(plain)
+            XCTAssertEqual(viaIndex, viaScan, "round \(round): \(format) on \(indexed) with \(arguments)")
+        }
+    }
+
+    func testIndexedQueriesAnswerAsAScanOnRandomData() throws {
+        var random = SplitMix64(seed: 0x51DE_0913)
+        let db = try open([WidthThing.self])
+        for round in 0..<12 {
+            try db.write {
+                fill(db, &random, ids: 0...40)
+                if round % 3 == 1 { check(db, &random, round: round) }
+            }
+            check(db, &random, round: round)
+        }
+        XCTAssertTrue(db.checkIntegrity().isClean, "\(db.checkIntegrity())")
+    }
+
+    func testEveryWidthAndMixedIsIndexedAndPlanned() throws {
+        let db = try open([WidthThing.self])
+        try db.write {
+            db.add(checked: WidthThing(value: ["id": 1, "i8": 3, "i16": 3, "i32": 3, "i64": 3, "mixed": AnyValue.double(3)]))
+            db.add(checked: WidthThing(value: ["id": 2, "mixed": AnyValue.float(3)]))
+            db.add(checked: WidthThing(value: ["id": 3, "mixed": [1, 3], "plain": [1, 3]]))
+        }
+        let schema = try XCTUnwrap(db.schemas.schema(for: WidthThing.self))
+        for name in ["i8", "i16", "i32", "i64", "mixed"] {
+            let property = try XCTUnwrap(schema[name])
+            XCTAssertTrue(property.isIndexed && property.indexIsUsable, name)
+            let results = db.objects(WidthThing.self).filter("%K == %@", name, 3)
+            XCTAssertNotNil(IndexPlan.make(for: try XCTUnwrap(results.query.predicate), schema: schema), name)
+        }
+        XCTAssertEqual(db.objects(WidthThing.self).filter("mixed == 3").map(\.id).sorted(), [1, 2], "3 == 3.0 == Float(3); a list holding 3 is not 3")
+        XCTAssertEqual(db.objects(WidthThing.self).filter("mixed > 2.5").map(\.id).sorted(), [1, 2])
+        XCTAssertEqual(db.objects(WidthThing.self).filter("mixed < 3.5").map(\.id).sorted(), [1, 2])
+    }
+}
+
+private extension Database {
+    func add(checked object: Object) {
+        do { try add(object) } catch { XCTFail("\(error)") }
+    }
+}
