@@ -4,14 +4,14 @@ import StrataStorage
 // value (with partial updates by primary key), deleting everything.
 
 extension Database {
-    /// Adds every object of `objects` as ``add(_:update:)`` does, in order.
+    /// Adds every object of `objects` as ``add(_:update:)-(Object,_)`` does, in order.
     ///
     /// ```swift
     /// try db.write { try db.add([Dog(), Dog()]) }
     /// ```
     ///
     /// Thread safety: on the database's thread, inside its write.
-    /// - Throws: what ``add(_:update:)`` throws, at the first object that fails (the objects
+    /// - Throws: what ``add(_:update:)-(Object,_)`` throws, at the first object that fails (the objects
     ///   before it stay added in the open write; a throw out of `write { }` undoes them all).
     /// - Complexity: the sum of the adds.
     public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) throws where S.Element: Object {
@@ -38,7 +38,7 @@ extension Database {
     /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write; `.wrongDatabase` when
     ///   `type` is not one of the database's object types; `.invalidValue` naming the class and
     ///   property when `value` does not fit (nothing is written then); `.primaryKeyExists` with
-    ///   `.error` when the primary key is stored already; what ``add(_:update:)`` throws.
+    ///   `.error` when the primary key is stored already; what ``add(_:update:)-(Object,_)`` throws.
     /// - Complexity: O(n) in the size of `value`, plus the objects it adds.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) throws -> T {

@@ -1,7 +1,7 @@
 import StrataStorage
 
 extension Database {
-    /// What ``add(_:update:)`` does when an object with the same primary key exists.
+    /// What ``add(_:update:)-(Object,_)`` does when an object with the same primary key exists.
     public enum UpdatePolicy: Sendable {
         /// Throw `.primaryKeyExists` and change nothing.
         case error

@@ -11,7 +11,7 @@ extension ObjectProtocol {
     /// Points a to-one link at the object of `T` whose primary key is `primaryKey`.
     ///
     /// On a managed object (inside a write) the target must exist. On an unmanaged object the
-    /// link holds a reference that ``Database/add(_:update:)`` resolves to the stored object with
+    /// link holds a reference that ``Database/add(_:update:)-(Object,_)`` resolves to the stored object with
     /// that key, or stores as a new object with only its key set when there is none.
     ///
     /// ```swift

@@ -10,7 +10,7 @@ import StrataStorage
 /// }
 /// ```
 ///
-/// An object starts unmanaged (a plain Swift object); ``Database/add(_:update:)`` makes it
+/// An object starts unmanaged (a plain Swift object); ``Database/add(_:update:)-(Object,_)`` makes it
 /// managed, and from then on its `@Persisted` properties read and write the database.
 ///
 /// Thread safety: an unmanaged or live object is used by one thread at a time; a frozen object

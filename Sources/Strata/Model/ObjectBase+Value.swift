@@ -24,7 +24,7 @@ extension ObjectBase {
     /// Unlike Realm, which throws an Objective-C exception, a value that does not fit (an
     /// unknown property name, a value of the wrong type or out of range, more array elements
     /// than properties) does not stop the program: this initializer cannot throw, so the
-    /// object keeps what went wrong, and ``Database/add(_:update:)`` throws it as
+    /// object keeps what went wrong, and ``Database/add(_:update:)-(Object,_)`` throws it as
     /// ``StrataError`` `.invalidValue` naming the class and property.
     /// ``Database/create(_:value:update:)`` throws it directly.
     ///
