@@ -308,10 +308,10 @@ extension Database {
         } else {
             existing = schema.primaryKeyIndex == nil ? nil : storedFields(key, schema: schema, in: transaction)
         }
-        if let existing, transaction.mergesGivenProperties, let given = object.givenProperties, given.count < fields.count {
+        if let existing, transaction.mergesGivenProperties, let given = object.valueInput?.givenProperties, given.count < fields.count {
             // `create` over a stored object: the properties not given keep their stored values.
             transaction.abandon(reservation, for: key)
-            object.givenProperties = nil
+            object.valueInput = nil
             var merged = existing
             for index in given { merged[index] = fields[index] }
             return try merged.withUnsafeBufferPointer {

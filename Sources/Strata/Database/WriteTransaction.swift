@@ -66,7 +66,7 @@ final class WriteTransaction {
     /// What an object being added or created does with the unmanaged objects it links to
     /// whose primary key is stored already (`Database.withLinkedUpdatePolicy`).
     var linkedUpdatePolicy: Database.UpdatePolicy = .error
-    /// Whether an object made from a value (`ObjectBase.givenProperties`) that updates a stored
+    /// Whether an object made from a value (`ValueInput.givenProperties`) that updates a stored
     /// object writes only the properties it was given (inside `Database.create`).
     var mergesGivenProperties = false
     /// The first error a property setter could not throw; the write fails with it.

@@ -35,9 +35,9 @@ extension ObjectBase {
         do {
             try setProperties(from: value)
         } catch let error as StrataError {
-            valueError = error
+            valueInput = ValueInput(error: error, givenProperties: [])
         } catch {
-            valueError = StrataError(.invalidValue, "\(Self.className()): \(error)")
+            valueInput = ValueInput(error: StrataError(.invalidValue, "\(Self.className()): \(error)"), givenProperties: [])
         }
     }
 
@@ -54,7 +54,7 @@ extension ObjectBase {
                 throw StrataError.inContext("\(schema.className).\(property.name)", error)
             }
         }
-        givenProperties = named.map(\.0.index)
+        valueInput = ValueInput(error: nil, givenProperties: named.map(\.0.index))
     }
 
     /// The stored properties an untyped object value gives, in property order, each with its

@@ -12,12 +12,9 @@ open class ObjectBase {
     /// Set on an object decoded from a bare primary key: adding it links to the stored object
     /// with that key (or stores this one when there is none) instead of overwriting it.
     var isPrimaryKeyReference = false
-    /// What was wrong with the value `init(value:)` was given (which cannot throw): adding the
-    /// object throws it (see `ObjectBase+Value.swift`).
-    var valueError: StrataError?
-    /// The indices of the properties `init(value:)` was given: what `Database.create` writes
-    /// over a stored object with the same primary key.
-    var givenProperties: [Int]?
+    /// What `init(value:)` (or `Database.create`) was given, for an object made so; nil
+    /// otherwise. (One reference, so that other objects carry one word for it.)
+    var valueInput: ValueInput?
 
     /// Makes an unmanaged object with every property at its default.
     public required init() {}
@@ -44,4 +41,23 @@ open class ObjectBase {
     /// Thread safety: any thread.
     /// - Complexity: O(n) in the length of the name.
     public class func className() -> String { String(describing: self) }
+}
+
+/// What an object made from an untyped value keeps of it (see `ObjectBase+Value.swift`).
+final class ValueInput {
+    /// What was wrong with the value (`init(value:)` cannot throw): adding the object throws it.
+    let error: StrataError?
+    /// The indices of the properties the value gave: what `Database.create` writes over a
+    /// stored object with the same primary key.
+    let givenProperties: [Int]
+
+    init(error: StrataError?, givenProperties: [Int]) {
+        self.error = error
+        self.givenProperties = givenProperties
+    }
+}
+
+extension ObjectBase {
+    /// What was wrong with the value `init(value:)` was given, if anything.
+    var valueError: StrataError? { valueInput?.error }
 }
