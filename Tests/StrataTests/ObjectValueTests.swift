@@ -195,4 +195,37 @@ final class ObjectValueTests: DatabaseTestCase {
         XCTAssertEqual(db.objects(VOwner.self).count, 0)
         XCTAssertThrowsError(try db.deleteAll())
     }
+
+    /// RealmTests `testAddWithUpdateLinkedObjects`: objects linked from an added object are
+    /// added with its update policy.
+    func testAddWithAnUpdatePolicyUpdatesLinkedObjectsWithIt() throws {
+        let db = try openOwners()
+        try db.write { try db.add(VDog(value: ["name": "Rex", "age": 3])) }
+        let owner = VOwner(value: ["id": 1, "dogs": [["name": "Rex", "age": 7]]])
+        try db.write { try db.add(owner, update: .modified) }
+        XCTAssertEqual(db.object(ofType: VDog.self, forPrimaryKey: "Rex")?.age, 7)
+        XCTAssertEqual(db.objects(VDog.self).count, 1)
+        let again = VOwner(value: ["id": 2, "dogs": [["name": "Rex", "age": 8]]])
+        XCTAssertThrowsError(try db.write { try db.add(again) }) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .primaryKeyExists, "with .error, as the owner")
+        }
+    }
+
+    /// ObjectCreationTests `testInitWithObject`, `testCreateWithObject`: an object given as the
+    /// value is copied; an embedded object that already has a parent is copied too.
+    func testAnObjectGivenAsTheValueIsCopied() throws {
+        let db = try openOwners()
+        let owner = try db.write { try db.create(VOwner.self, value: ["id": 1, "name": "Ann", "place": ["city": "Lyon"], "tags": ["a"]]) }
+        let copy = VOwner(value: owner)
+        XCTAssertFalse(copy.isManaged)
+        XCTAssertEqual(copy.name, "Ann")
+        XCTAssertEqual(Array(copy.tags), ["a"])
+        copy.id = 2
+        try db.write { try db.add(copy) }
+        XCTAssertEqual(copy.place?.city, "Lyon")
+        XCTAssertEqual(owner.place?.city, "Lyon", "the original keeps its own embedded object")
+        let second = try db.write { try db.create(VOwner.self, value: ["id": 3, "place": owner.place as Any]) }
+        XCTAssertEqual(second.place?.city, "Lyon")
+        XCTAssertEqual(db.objects(VOwner.self).count, 3)
+    }
 }
