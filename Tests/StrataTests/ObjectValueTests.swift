@@ -228,4 +228,20 @@ final class ObjectValueTests: DatabaseTestCase {
         XCTAssertEqual(second.place?.city, "Lyon")
         XCTAssertEqual(db.objects(VOwner.self).count, 3)
     }
+
+    /// ObjectCreationTests `testUpdateWithoutPrimaryKey` (RealmSwift: "does not have a primary
+    /// key and can not be updated").
+    func testUpdatingAClassWithoutAPrimaryKeyIsRefused() throws {
+        let db = try open([Counter.self])
+        for policy in [Database.UpdatePolicy.modified, .all] {
+            XCTAssertThrowsError(try db.write { try db.add(Counter(), update: policy) }) { error in
+                XCTAssertEqual((error as? StrataError)?.code, .invalidArgument)
+            }
+            XCTAssertThrowsError(try db.write { _ = try db.create(Counter.self, update: policy) }) { error in
+                XCTAssertEqual((error as? StrataError)?.code, .invalidArgument)
+            }
+        }
+        try db.write { _ = try db.create(Counter.self) }
+        XCTAssertEqual(db.objects(Counter.self).count, 1)
+    }
 }

@@ -38,7 +38,9 @@ extension Database {
     /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write; `.wrongDatabase` when
     ///   `type` is not one of the database's object types; `.invalidValue` naming the class and
     ///   property when `value` does not fit (nothing is written then); `.primaryKeyExists` with
-    ///   `.error` when the primary key is stored already; what ``add(_:update:)-(Object,_)`` throws.
+    ///   `.error` when the primary key is stored already; `.invalidArgument` for `.modified` or
+    ///   `.all` on a class without a primary key (as Realm); what ``add(_:update:)-(Object,_)``
+    ///   throws.
     /// - Complexity: O(n) in the size of `value`, plus the objects it adds.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) throws -> T {
@@ -48,6 +50,7 @@ extension Database {
         guard let schema = schemas.schema(for: type) else {
             throw StrataError(.wrongDatabase, "\(type.className()) is not one of the database's objectTypes")
         }
+        try checkUpdatable(type, update)
         let object = T()
         try object.setProperties(from: value, schema: schema)
         try withLinkedUpdatePolicy(update, mergingGivenProperties: true) { _ = try addObject(object, update: update) }

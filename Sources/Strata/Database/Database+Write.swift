@@ -145,10 +145,20 @@ extension Database {
     ///   (nothing changed) with `.error`; `.wrongDatabase` when the object's class is not
     ///   registered or it belongs to another database; `.invalidValue` when a property cannot
     ///   be stored, or the object (or one it links to) was made by ``ObjectBase/init(value:)``
-    ///   from a value that does not fit.
+    ///   from a value that does not fit; `.invalidArgument` for `.modified` or `.all` on a
+    ///   class without a primary key (as Realm).
     /// - Complexity: O(f) in the object's fields, plus the objects it adds.
     public func add(_ object: Object, update: UpdatePolicy = .error) throws {
+        try checkUpdatable(type(of: object), update)
         try withLinkedUpdatePolicy(update) { _ = try addObject(object, update: update) }
+    }
+
+    /// Throws when `update` asks to update objects of a class that has no primary key to
+    /// match them by (Realm refuses the same).
+    func checkUpdatable(_ type: ObjectBase.Type, _ update: UpdatePolicy) throws {
+        guard update != .error, let schema = schemas.schema(for: type), schema.primaryKeyIndex == nil else { return }
+        throw StrataError(
+            .invalidArgument, "\(schema.className) does not have a primary key and cannot be updated; add it with update: .error")
     }
 
     /// Runs `body` with `policy` as the open write's policy for unmanaged linked objects, and
