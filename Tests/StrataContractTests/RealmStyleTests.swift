@@ -319,7 +319,13 @@ final class RealmStyleTests: ContractTestCase {
         XCTAssertFalse(rex == other)
         XCTAssertEqual(Set([rex, other]).count, 2)
         XCTAssertEqual(Dog.className(), "Dog")
+        _ = Address(value: ["1 Main St", "Lyon"])            // array form, in property order
+        _ = rex.isSameObject(as: other)
+        _ = rex == other                                     // Equatable by stored identity when managed
+        _ = Set([rex, other]).count                          // Hashable
+        _ = Dog.className()
         let v: AnyValue = .int(3)
+        _ = (v.intValue, v.stringValue, v.boolValue, v.doubleValue, v.dateValue, v.objectValue(Dog.self))
         XCTAssertEqual(v.intValue, 3)
         XCTAssertNil(v.stringValue ?? v.boolValue.map { "\($0)" } ?? v.doubleValue.map { "\($0)" } ?? v.dateValue.map { "\($0)" })
         XCTAssertNil(v.objectValue(Dog.self))
