@@ -244,4 +244,25 @@ final class ObjectValueTests: DatabaseTestCase {
         try db.write { _ = try db.create(Counter.self) }
         XCTAssertEqual(db.objects(Counter.self).count, 1)
     }
+
+    /// The conversion migrations use without an object of the class:
+    /// `PropertySchema.fieldValue(converting:context:)`.
+    func testFieldValueConvertsAnUntypedValueForAPropertyWithoutAnObject() throws {
+        let db = try openOwners()
+        let dogs = try XCTUnwrap(db.schemas.schema(for: VDog.self))
+        let owners = try XCTUnwrap(db.schemas.schema(for: VOwner.self))
+        XCTAssertEqual(try dogs["small"]!.fieldValue(converting: 12, context: nil), .int(12))
+        XCTAssertEqual(try dogs["height"]!.fieldValue(converting: NSNull(), context: nil), .null)
+        XCTAssertEqual(try owners["size"]!.fieldValue(converting: "large", context: nil), .string("large"))
+        XCTAssertThrowsError(try dogs["small"]!.fieldValue(converting: 300, context: nil)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidValue)
+            XCTAssertTrue("\(error)".contains("small"), "\(error)")
+        }
+        XCTAssertThrowsError(try dogs["owners"]!.fieldValue(converting: [Any](), context: nil))
+        try db.write {
+            let field = try owners["best"]!.fieldValue(converting: ["name": "Rex", "age": 2], context: db)
+            guard case .link = field else { return XCTFail("\(field)") }
+        }
+        XCTAssertEqual(db.object(ofType: VDog.self, forPrimaryKey: "Rex")?.age, 2, "the linked object was added")
+    }
 }
