@@ -19,6 +19,21 @@ final class WidthThing: Object {
     @Persisted var plain: AnyValue
 }
 
+/// `Meter` before and after its narrow integer and mixed properties were indexed.
+final class MeterV1: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var level: Int8
+    @Persisted var reading: AnyValue
+    override class func className() -> String { "Meter" }
+}
+
+final class MeterV2: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted(indexed: true) var level: Int8
+    @Persisted(indexed: true) var reading: AnyValue
+    override class func className() -> String { "Meter" }
+}
+
 /// Issue 13, item 9: indexes on every integer width and on `AnyValue` (seed 002 lists them as
 /// indexable). An indexed query must answer as the same query on an unindexed twin property
 /// (a scan), on random data, in and outside a write; the index must be what answers (a plan),
@@ -157,6 +172,26 @@ final class IndexedWidthsTests: DatabaseTestCase {
 }
 
 extension IndexedWidthsTests {
+    /// An index declared on existing data is built at a writable open (`IndexReconciler`), with
+    /// mixed numbers in their Double form: the integrity check finds every entry it expects.
+    func testIndexesDeclaredOnExistingDataAreBuiltAtOpen() throws {
+        do {
+            let db = try open([MeterV1.self])
+            try db.write {
+                for id in 0..<20 {
+                    let reading: AnyValue = id % 3 == 0 ? .int(id % 4) : id % 3 == 1 ? .double(Double(id % 4)) : .string("r\(id % 4)")
+                    try db.add(MeterV1(value: ["id": id, "level": id % 5, "reading": reading]))
+                }
+            }
+        }
+        let db = try open([MeterV2.self])
+        let schema = try XCTUnwrap(db.schemas.schema(for: MeterV2.self))
+        XCTAssertTrue(schema["level"]!.indexIsUsable && schema["reading"]!.indexIsUsable)
+        XCTAssertTrue(db.checkIntegrity().isClean, "\(db.checkIntegrity())")
+        XCTAssertEqual(db.objects(MeterV2.self).filter("level == 3").map(\.id).sorted(), [3, 8, 13, 18])
+        XCTAssertEqual(db.objects(MeterV2.self).filter("reading == 2.0").map(\.id).sorted(), [6, 10, 18])
+    }
+
     /// Found by the random test: a mixed list or map compared with `IN` or `BETWEEN` read as
     /// the values it holds inside a write (the evaluator) but as a whole value outside (the
     /// columns). It is a whole value on every path, as Realm's (`mixed[*]` is not supported).
