@@ -227,6 +227,8 @@ final class ObjectValueTests: DatabaseTestCase {
         let second = try db.write { try db.create(VOwner.self, value: ["id": 3, "place": owner.place as Any]) }
         XCTAssertEqual(second.place?.city, "Lyon")
         XCTAssertEqual(db.objects(VOwner.self).count, 3)
+        try db.write { try db.delete(owner) }
+        XCTAssertEqual(VOwner(value: owner).valueError?.code, .objectInvalidated, "a deleted object is not read")
     }
 
     /// ObjectCreationTests `testUpdateWithoutPrimaryKey` (RealmSwift: "does not have a primary

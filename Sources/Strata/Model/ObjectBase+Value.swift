@@ -60,7 +60,8 @@ extension ObjectBase {
     /// The stored properties an untyped object value gives, in property order, each with its
     /// value (see ``init(value:)`` for the forms).
     /// - Throws: ``StrataError`` `.invalidValue` for an unknown or computed property name, an
-    ///   array longer than the stored properties, or a value of no accepted form.
+    ///   array longer than the stored properties, or a value of no accepted form;
+    ///   `.objectInvalidated` for an object to copy that was deleted.
     static func namedValues(_ value: Any, schema: ObjectSchema) throws -> [(PropertySchema, Any)] {
         let stored = schema.properties.filter(\.isStored)
         if let dictionary = value as? [String: Any] {
@@ -71,6 +72,9 @@ extension ObjectBase {
             return stored.compactMap { property in dictionary[property.name].map { (property, $0) } }
         }
         if let source = value as? Self {
+            guard !source.isInvalidated else {
+                throw StrataError(.objectInvalidated, "\(schema.className): the object to copy has been deleted or invalidated")
+            }
             return stored.map { ($0, $0.accessor.value(of: source)) }
         }
         if !(value is ObjectBase), let elements = convertibleElements(of: value) {
