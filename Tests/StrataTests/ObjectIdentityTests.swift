@@ -80,4 +80,33 @@ final class ObjectIdentityTests: DatabaseTestCase {
         XCTAssertEqual(AnyValue.object(rex), .object(again))
         XCTAssertNotEqual(AnyValue.object(rex), .object(rex.freeze()))
     }
+
+    /// RealmSwift EmbeddedObjectTests: `isSameObject(as:)` on embedded objects.
+    func testEmbeddedAccessorsOfOneObjectAreTheSame() throws {
+        let db = try openDogs()
+        let owner = VOwner(value: ["id": 1, "place": ["city": "Lyon"]])
+        let other = VOwner(value: ["id": 2, "place": ["city": "Lyon"]])
+        try db.write { try db.add([owner, other]) }
+        let place = try XCTUnwrap(owner.place)
+        let again = try XCTUnwrap(db.object(ofType: VOwner.self, forPrimaryKey: 1)?.place)
+        XCTAssertFalse(place === again)
+        XCTAssertTrue(place.isSameObject(as: again))
+        XCTAssertFalse(place.isSameObject(as: other.place), "equal fields, another parent")
+        XCTAssertFalse(place.isSameObject(as: place.freeze()))
+        XCTAssertTrue(place.freeze().isSameObject(as: again.freeze()))
+        XCTAssertFalse(VPlace().isSameObject(as: VPlace()))
+        try db.write { owner.place = VPlace(value: ["city": "Nice"]) }
+        XCTAssertFalse(again.isSameObject(as: owner.place), "replaced: the old one is invalidated")
+    }
+
+    func testEmbeddedObjectsInAListAreTheSameByIdentityNotPosition() throws {
+        let db = try open([VHolder.self, VTag.self, NDog.self, NPerson.self])
+        let holder = VHolder(value: ["name": "h", "tags": [["label": "a"], ["label": "b"]]])
+        try db.write { try db.add(holder) }
+        let first = holder.tags[0], second = holder.tags[1]
+        XCTAssertTrue(first.isSameObject(as: holder.tags[0]))
+        XCTAssertFalse(first.isSameObject(as: second))
+        try db.write { holder.tags.move(from: 0, to: 1) }
+        XCTAssertTrue(first.isSameObject(as: holder.tags[1]), "it follows its object when the list changes")
+    }
 }
