@@ -207,7 +207,11 @@ final class RealmStyleTests: ContractTestCase {
         typealias Dog = Seed002Relationships.Dog
         typealias Person = Seed002Relationships.Person
         let realm = try open([Dog.self, Person.self])
-        let person = Person(value: ["name": "Ann", "dogs": [["name": "Rex", "age": 3], ["name": "Fido", "age": 12]]])
+        // Realm's `ObjectId()` is the all-zero id: each dog gets a generated one.
+        let person = Person(value: [
+            "name": "Ann",
+            "dogs": [["_id": ObjectId.generate(), "name": "Rex", "age": 3], ["_id": ObjectId.generate(), "name": "Fido", "age": 12]],
+        ])
         person.dog = person.dogs.first
         try realm.write { try realm.add(person) }
         XCTAssertEqual(realm.objects(Dog.self).count, 2)
