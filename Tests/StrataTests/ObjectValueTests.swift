@@ -78,6 +78,9 @@ final class ObjectValueTests: DatabaseTestCase {
         XCTAssertNotNil(VDog(value: ["small": 300]).valueError, "out of Int8's range")
         XCTAssertNotNil(VDog(value: ["weight": 1e300]).valueError, "out of Float's range")
         XCTAssertNotNil(VDog(value: ["age": 2.5]).valueError, "a Double is not an Int")
+        XCTAssertEqual(try Decimal128._strataConvert(2.5), Decimal128(2.5))
+        XCTAssertEqual(try Decimal128._strataConvert(7), Decimal128(7))
+        XCTAssertThrowsError(try Decimal128._strataConvert(Double.nan))
     }
 
     func testNilAndNSNullClearOptionalsAndRawValuesMakeEnums() {

@@ -6,7 +6,7 @@ import Foundation
 // - A value of the type itself is taken as is.
 // - Numbers convert when the value fits: any integer for an integer property of any width when
 //   it is in range, any integer or Double for Float and Double (a Double beyond Float's range
-//   is a mismatch), any integer for Decimal128.
+//   is a mismatch), any integer or finite Float or Double for Decimal128.
 // - nil and NSNull are nil for an optional (and `.none` for `AnyValue`).
 // - A raw value is the case of a `PersistableEnum` with that raw value.
 // - Objects and embedded objects: an instance (linked as is), or a dictionary or array of
@@ -88,7 +88,9 @@ extension Data {
 
 extension Decimal128 {
     public static func _strataConvert(_ value: Any) throws -> Decimal128 {
-        try converting(value) { Decimal128(exactly: $0) }
+        if let number = value as? Double, number.isFinite { return Decimal128(number) }
+        if let number = value as? Float, number.isFinite { return Decimal128(Double(number)) }
+        return try converting(value) { Decimal128(exactly: $0) }
     }
 }
 
