@@ -8,19 +8,19 @@ import XCTest
 final class TagV1: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var label: String
-    override class var className: String { "Tag" }
+    override class func className() -> String { "Tag" }
 }
 
 final class TagV2: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted(indexed: true) var label: String
-    override class var className: String { "Tag" }
+    override class func className() -> String { "Tag" }
 }
 
 /// `Tag` with its `label` removed.
 final class TagV3: Object {
     @Persisted(primaryKey: true) var id: Int
-    override class var className: String { "Tag" }
+    override class func className() -> String { "Tag" }
 }
 
 /// What opening a database does with indexes the catalog does not record as current: a

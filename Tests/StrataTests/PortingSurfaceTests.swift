@@ -60,4 +60,46 @@ final class PortingSurfaceTests: DatabaseTestCase {
         XCTAssertFalse(other.pals.isSubset(of: ann.pals))
         XCTAssertTrue(other.pals.intersects(ann.pals))
     }
+
+    /// RealmSwift MutableSetTests `testFormUnion`, `testFormIntersection`, `testSubtract`, on a
+    /// managed set of values and of objects (objects compared by identity: another accessor of
+    /// a stored object is that object).
+    func testFormUnionIntersectionAndSubtractOnManagedSets() throws {
+        let db = try open([VHolder.self, VTag.self, NDog.self, NPerson.self])
+        let holder = VHolder()
+        holder.name = "h"
+        try db.write {
+            try db.add(holder)
+            holder.words.formUnion(["a", "b", "c", "a"])
+        }
+        XCTAssertEqual(Set(holder.words), ["a", "b", "c"])
+        try db.write { holder.words.formIntersection(["b", "c", "z"]) }
+        XCTAssertEqual(Set(holder.words), ["b", "c"])
+        try db.write { holder.words.subtract(["c", "y"]) }
+        XCTAssertEqual(Array(holder.words), ["b"])
+
+        let ann = NPerson(value: ["name": "Ann", "pals": [["name": "Rex"], ["name": "Fido"], ["name": "Max"]]])
+        try db.write { try db.add(ann) }
+        let rex = try XCTUnwrap(db.object(ofType: NDog.self, forPrimaryKey: "Rex"))
+        let max = try XCTUnwrap(db.object(ofType: NDog.self, forPrimaryKey: "Max"))
+        try db.write { ann.pals.formIntersection([rex, max]) }
+        XCTAssertEqual(Set(ann.pals.map(\.name)), ["Rex", "Max"])
+        try db.write { ann.pals.subtract([db.object(ofType: NDog.self, forPrimaryKey: "Rex")!]) }
+        XCTAssertEqual(ann.pals.map(\.name), ["Max"])
+    }
+
+    /// RealmSwift MapTests `testKeys`, `testValues`: keys in order, values in the keys' order,
+    /// managed or not.
+    func testMapKeysAndValuesFollowTheKeyOrder() throws {
+        let db = try open([VHolder.self, VTag.self, NDog.self, NPerson.self])
+        let holder = VHolder(value: ["name": "h", "counts": ["b": 2, "a": 1, "c": 3]])
+        XCTAssertEqual(holder.counts.keys, ["a", "b", "c"])
+        XCTAssertEqual(holder.counts.values, [1, 2, 3])
+        try db.write { try db.add(holder) }
+        XCTAssertEqual(holder.counts.keys, ["a", "b", "c"])
+        XCTAssertEqual(holder.counts.values, [1, 2, 3])
+        try db.write { holder.counts["a"] = nil }
+        XCTAssertEqual(holder.counts.keys, ["b", "c"])
+        XCTAssertEqual(holder.counts.values, [2, 3])
+    }
 }

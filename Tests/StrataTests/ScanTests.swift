@@ -8,14 +8,14 @@ final class GaugeV1: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var unit: String
     @Persisted var reading: Double
-    override class var className: String { "Gauge" }
+    override class func className() -> String { "Gauge" }
 }
 
 final class GaugeV2: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var reading: Double
     @Persisted var label: String = "none"
-    override class var className: String { "Gauge" }
+    override class func className() -> String { "Gauge" }
 }
 
 /// Iterating `Results`: objects handed out by a walk decode their record when a property is

@@ -6,7 +6,7 @@ import XCTest
 
 final class DogWithoutOptionalLink: Object {
     @Persisted var friend: Dog
-    override class var className: String { "BadLink" }
+    override class func className() -> String { "BadLink" }
 }
 
 final class Numbered: Object {
@@ -30,7 +30,7 @@ final class LinksToStranger: Object {
 final class RenamedDog: Object {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var name: Int
-    override class var className: String { "Dog" }
+    override class func className() -> String { "Dog" }
 }
 
 final class SchemaErrorTests: DatabaseTestCase {

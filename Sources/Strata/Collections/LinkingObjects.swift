@@ -52,13 +52,13 @@ protocol LinkingObjectsProperty {
 }
 
 extension LinkingObjects: LinkingObjectsProperty {
-    static var originClassName: String { Element.className }
+    static var originClassName: String { Element.className() }
 }
 
 extension LinkingObjects: _Persistable {
     public static var _strataType: _TypeDescriptor {
         // The property name comes from the declaration; the schema fills it in.
-        TypeDescriptor(.linkingObjects(className: Element.className, property: ""))
+        TypeDescriptor(.linkingObjects(className: Element.className(), property: ""))
     }
     public static func _strataDefault() -> LinkingObjects { LinkingObjects(fromType: Element.self, property: "") }
     public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> LinkingObjects { _strataDefault() }

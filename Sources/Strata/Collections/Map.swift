@@ -47,7 +47,8 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
         }
     }
 
-    /// The keys, in ascending order.
+    /// The keys, in ascending order (by UTF-8 bytes), as Realm's `keys`.
+    /// - Complexity: O(n log n) for an unmanaged map, O(n) for a managed one.
     public var keys: [Key] {
         switch backing {
         case .unmanaged(let values): return values.keys.sorted().map { Key(_strataMapKey: $0.text) }

@@ -127,12 +127,17 @@ public final class MutableSet<Element: _Persistable>: Collection {
         }
     }
 
-    /// Adds every element of `other`.
+    /// Adds every element of `other` that is not in the set, as Realm's `formUnion(_:)`.
+    /// - Precondition: inside a write when the set is managed (as ``insert(_:)``).
+    /// - Complexity: O(m) inserts for m elements in `other`.
     public func formUnion<S: Sequence>(_ other: S) where S.Element == Element {
         for element in other { insert(element) }
     }
 
-    /// Keeps only the elements also in `other`.
+    /// Keeps only the elements also in `other` (elements compared as ``contains(_:)`` compares
+    /// them), as Realm's `formIntersection(_:)`.
+    /// - Precondition: inside a write when the set is managed (as ``remove(_:)``).
+    /// - Complexity: O(n·m) for n elements here and m in `other`.
     public func formIntersection<S: Sequence>(_ other: S) where S.Element == Element {
         let keep = Array(other)
         for element in Array(self) where !keep.contains(where: { Self.same($0, element) }) {
@@ -140,7 +145,9 @@ public final class MutableSet<Element: _Persistable>: Collection {
         }
     }
 
-    /// Removes the elements of `other`.
+    /// Removes the elements of `other`, as Realm's `subtract(_:)`.
+    /// - Precondition: inside a write when the set is managed (as ``remove(_:)``).
+    /// - Complexity: O(m) removals for m elements in `other`.
     public func subtract<S: Sequence>(_ other: S) where S.Element == Element {
         for element in other { remove(element) }
     }

@@ -34,7 +34,7 @@ extension Results {
     /// The objects a managed collection's property holds, as live results.
     init(collection binding: CollectionBinding?) {
         guard let binding else {
-            preconditionFailure("\(Element.className): only a managed collection can be queried")
+            preconditionFailure("\(Element.className()): only a managed collection can be queried")
         }
         let step = QueryStep.make(for: binding.property, in: binding.database.schemas)
         guard let target = step.targetSchema else {

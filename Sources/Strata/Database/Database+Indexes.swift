@@ -23,7 +23,7 @@ extension Database {
 
     /// The key of the entry saying that object `object` holds `value` in `property`.
     static func indexEntryKey(_ schema: ObjectSchema, _ property: PropertySchema, _ value: FieldValue, _ object: StorageKey) -> StorageKey {
-        let prefix = IndexKeyEncoding.valuePrefix(classID: schema.classID, propertyID: property.propertyID, value: value)
+        let prefix = IndexKeyEncoding.valuePrefix(classID: schema.classID, propertyID: property.propertyID, value: property.indexedValue(value))
         return IndexKeyEncoding.entryKey(valuePrefix: prefix, object: object)
     }
 

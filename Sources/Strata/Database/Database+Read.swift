@@ -32,7 +32,7 @@ extension Database {
 
     func requireSchema(_ type: ObjectBase.Type) -> ObjectSchema {
         guard let schema = schemas.schema(for: type) else {
-            preconditionFailure("\(type.className) is not one of the database's objectTypes; add it to Database.Configuration.objectTypes")
+            preconditionFailure("\(type.className()) is not one of the database's objectTypes; add it to Database.Configuration.objectTypes")
         }
         return schema
     }

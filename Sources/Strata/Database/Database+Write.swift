@@ -1,7 +1,7 @@
 import StrataStorage
 
 extension Database {
-    /// What ``add(_:update:)`` does when an object with the same primary key exists.
+    /// What ``add(_:update:)-(Object,_)`` does when an object with the same primary key exists.
     public enum UpdatePolicy: Sendable {
         /// Throw `.primaryKeyExists` and change nothing.
         case error
@@ -145,13 +145,42 @@ extension Database {
     /// Adds an unmanaged object — and the unmanaged objects it links to — to the database; the
     /// object becomes managed. Adding an object this database already manages does nothing.
     ///
+    /// Unmanaged objects it links to are added with the same `update` policy (as Realm's).
+    ///
+    /// Thread safety: on the database's thread, inside its write.
     /// - Parameter update: what to do when an object with the same primary key exists.
     /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write; `.primaryKeyExists`
     ///   (nothing changed) with `.error`; `.wrongDatabase` when the object's class is not
     ///   registered or it belongs to another database; `.invalidValue` when a property cannot
-    ///   be stored.
+    ///   be stored, or the object (or one it links to) was made by ``ObjectBase/init(value:)``
+    ///   from a value that does not fit; `.invalidArgument` for `.modified` or `.all` on a
+    ///   class without a primary key (as Realm).
+    /// - Complexity: O(f) in the object's fields, plus the objects it adds.
     public func add(_ object: Object, update: UpdatePolicy = .error) throws {
-        _ = try addObject(object, update: update)
+        try checkUpdatable(type(of: object), update)
+        try withLinkedUpdatePolicy(update) { _ = try addObject(object, update: update) }
+    }
+
+    /// Throws when `update` asks to update objects of a class that has no primary key to
+    /// match them by (Realm refuses the same).
+    func checkUpdatable(_ type: ObjectBase.Type, _ update: UpdatePolicy) throws {
+        guard update != .error, let schema = schemas.schema(for: type), schema.primaryKeyIndex == nil else { return }
+        throw StrataError(
+            .invalidArgument, "\(schema.className) does not have a primary key and cannot be updated; add it with update: .error")
+    }
+
+    /// Runs `body` with `policy` as the open write's policy for unmanaged linked objects, and
+    /// (for `create`) with objects made from values updating only their given properties of
+    /// stored objects.
+    func withLinkedUpdatePolicy<Result>(
+        _ policy: UpdatePolicy, mergingGivenProperties: Bool = false, _ body: () throws -> Result
+    ) rethrows -> Result {
+        guard let transaction else { return try body() }
+        let outer = (transaction.linkedUpdatePolicy, transaction.mergesGivenProperties)
+        transaction.linkedUpdatePolicy = policy
+        transaction.mergesGivenProperties = mergingGivenProperties
+        defer { (transaction.linkedUpdatePolicy, transaction.mergesGivenProperties) = outer }
+        return try body()
     }
 
     /// Adds `object` (if unmanaged) and returns its key. The steps: an object already managed
@@ -163,6 +192,7 @@ extension Database {
             throw StrataError(.notInWriteTransaction, "add() outside a write transaction: call it inside `try db.write { }`")
         }
         if let state = object._strataState { return try managedKey(of: object, state: state) }
+        if let valueError = object.valueError { throw valueError }
         let schema = try schemaToAdd(object)
         let (key, primaryKeyField) = try keyToAdd(object, schema: schema)
         if !schema.mayHoldLinks, try addRecordDirectly(object, schema: schema, key: key, in: transaction) {
@@ -174,12 +204,12 @@ extension Database {
     /// The key of an object that is already managed (by this database) or being added.
     private func managedKey(of object: ObjectBase, state: ObjectState) throws -> ObjectKey {
         guard state.database.shared === shared else {
-            throw StrataError(.wrongDatabase, "\(type(of: object).className): the object belongs to another database")
+            throw StrataError(.wrongDatabase, "\(type(of: object).className()): the object belongs to another database")
         }
         // Reached again through a link while it is being added (a cycle of new objects).
         if state.isBeingAdded { return state.key }
         guard state.isValid else {
-            throw StrataError(.objectInvalidated, "\(type(of: object).className): the object has been deleted or invalidated")
+            throw StrataError(.objectInvalidated, "\(type(of: object).className()): the object has been deleted or invalidated")
         }
         return state.key
     }
@@ -188,7 +218,7 @@ extension Database {
     private func schemaToAdd(_ object: ObjectBase) throws -> ObjectSchema {
         if let last = lastAddedSchema, last.type == type(of: object) { return last }
         guard let found = schemas.schema(for: type(of: object)) else {
-            throw StrataError(.wrongDatabase, "\(type(of: object).className) is not one of the database's objectTypes")
+            throw StrataError(.wrongDatabase, "\(type(of: object).className()) is not one of the database's objectTypes")
         }
         lastAddedSchema = found
         return found
@@ -296,6 +326,16 @@ extension Database {
         } else {
             existing = schema.primaryKeyIndex == nil ? nil : storedFields(key, schema: schema, in: transaction)
         }
+        if let existing, transaction.mergesGivenProperties, let given = object.valueInput?.givenProperties, given.count < fields.count {
+            // `create` over a stored object: the properties not given keep their stored values.
+            transaction.abandon(reservation, for: key)
+            object.valueInput = nil
+            var merged = existing
+            for index in given { merged[index] = fields[index] }
+            return try merged.withUnsafeBufferPointer {
+                try store(object, fields: $0, key: key, state: state, schema: schema, update: update, in: transaction)
+            }
+        }
         if let primaryKeyIndex = schema.primaryKeyIndex, let existing {
             let unchanged: Bool
             if object.isPrimaryKeyReference {
@@ -367,10 +407,10 @@ extension Database {
             throw StrataError(.notInWriteTransaction, "delete() outside a write transaction: call it inside `try db.write { }`")
         }
         guard let state = object._strataState, state.database.shared === shared else {
-            throw StrataError(.wrongDatabase, "\(type(of: object).className): only objects this database manages can be deleted")
+            throw StrataError(.wrongDatabase, "\(type(of: object).className()): only objects this database manages can be deleted")
         }
         guard state.isValid else {
-            throw StrataError(.objectInvalidated, "\(type(of: object).className): the object was already deleted")
+            throw StrataError(.objectInvalidated, "\(type(of: object).className()): the object was already deleted")
         }
         _ = transaction
         unlinkEverywhere(state.key)

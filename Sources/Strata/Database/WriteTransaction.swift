@@ -63,6 +63,12 @@ final class WriteTransaction {
     let serial: Int
     /// Whether the write added an object (only then does a rollback list its serial).
     var addedObjects = false
+    /// What an object being added or created does with the unmanaged objects it links to
+    /// whose primary key is stored already (`Database.withLinkedUpdatePolicy`).
+    var linkedUpdatePolicy: Database.UpdatePolicy = .error
+    /// Whether an object made from a value (`ValueInput.givenProperties`) that updates a stored
+    /// object writes only the properties it was given (inside `Database.create`).
+    var mergesGivenProperties = false
     /// The first error a property setter could not throw; the write fails with it.
     var deferredError: StrataError?
     /// Per linked-to object: links into it this write added (true) or removed (false).

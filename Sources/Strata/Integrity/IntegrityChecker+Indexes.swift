@@ -69,7 +69,9 @@ extension IntegrityChecker {
 
     /// Notes the entry an object holding `value` in an indexed property implies.
     mutating func expectIndexEntry(of object: ObjectKey, propertyID: UInt32, value: FieldValue) {
-        let prefix = IndexKeyEncoding.valuePrefix(classID: object.classID, propertyID: propertyID, value: value)
+        let isMixed = mixedIndexedProperties.contains(IndexedProperty(classID: object.classID, propertyID: propertyID))
+        let indexed = isMixed ? IndexKeyEncoding.mixedValue(value) : value
+        let prefix = IndexKeyEncoding.valuePrefix(classID: object.classID, propertyID: propertyID, value: indexed)
         expectedIndex.insert(IndexPair(entry: IndexKeyEncoding.entryKey(valuePrefix: prefix, object: object.key), object: object.key))
     }
 

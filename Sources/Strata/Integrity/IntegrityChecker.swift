@@ -27,6 +27,9 @@ struct IntegrityChecker {
     /// The indexed (class id, property id) pairs the catalog records (none when its index
     /// format is not the current one).
     var indexedProperties: Set<IndexedProperty> = []
+    /// Those of them that are mixed (`AnyValue`): their entries hold numbers as Doubles
+    /// (`IndexKeyEncoding.mixedValue`).
+    var mixedIndexedProperties: Set<IndexedProperty> = []
     /// Whether the catalog records the current index format (else the entries are not checked).
     var indexFormatIsCurrent = false
     /// The index entries' contents: each entry with each object it stands for.
@@ -106,6 +109,9 @@ struct IntegrityChecker {
             for entry in catalog.classes where !entry.isEmbedded {
                 for property in entry.properties where property.isIndexed {
                     indexedProperties.insert(IndexedProperty(classID: entry.id, propertyID: property.id))
+                    if property.code == TypeDescriptor(.any).storedCode {
+                        mixedIndexedProperties.insert(IndexedProperty(classID: entry.id, propertyID: property.id))
+                    }
                 }
             }
         }

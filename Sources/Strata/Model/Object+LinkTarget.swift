@@ -11,7 +11,7 @@ extension ObjectProtocol {
     /// Points a to-one link at the object of `T` whose primary key is `primaryKey`.
     ///
     /// On a managed object (inside a write) the target must exist. On an unmanaged object the
-    /// link holds a reference that ``Database/add(_:update:)`` resolves to the stored object with
+    /// link holds a reference that ``Database/add(_:update:)-(Object,_)`` resolves to the stored object with
     /// that key, or stores as a new object with only its key set when there is none.
     ///
     /// ```swift
@@ -21,13 +21,13 @@ extension ObjectProtocol {
     ///   `.invalidArgument` when `T` has no primary key; `.invalidValue` when no such target
     ///   is stored.
     public func setTarget<T: Object, K: _PrimaryKey>(_ keyPath: ReferenceWritableKeyPath<Self, T?>, primaryKey: K) throws {
-        let targetName = T.className
+        let targetName = T.className()
         guard let state = _strataState else {
             guard let schema = SchemaCache.schema(for: T.self), let primaryKeyProperty = schema.primaryKey else {
                 throw StrataError(.invalidArgument, "\(targetName) has no primary key to link by")
             }
             let reference = T()
-            guard primaryKeyProperty.accessor.setUnmanaged(reference, any: primaryKey) else {
+            guard (try? primaryKeyProperty.accessor.setUnmanaged(reference, converting: primaryKey)) != nil else {
                 throw StrataError(.invalidArgument, "\(targetName).\(primaryKeyProperty.name) is \(primaryKeyProperty.type), not \(K.self)")
             }
             reference.isPrimaryKeyReference = true
@@ -39,7 +39,7 @@ extension ObjectProtocol {
             throw StrataError(.notInWriteTransaction, "setTarget outside a write transaction: call it inside `try db.write { }`")
         }
         guard let path = KeyPathTracer.trace(keyPath, in: database), path.count == 1 else {
-            throw StrataError(.invalidArgument, "\(keyPath) does not name a @Persisted link of \(Self.className)")
+            throw StrataError(.invalidArgument, "\(keyPath) does not name a @Persisted link of \(Self.className())")
         }
         let targetKey = try Self.targetKey(T.self, primaryKey, in: database)
         guard let targetSchema = database.schemas.schema(for: T.self), database.loadFields(targetKey, schema: targetSchema) != nil else {
@@ -68,13 +68,13 @@ extension ObjectProtocol {
 
     private static func targetKey<T: Object, K: _PrimaryKey>(_ type: T.Type, _ primaryKey: K, in database: Database) throws -> ObjectKey {
         guard let schema = database.schemas.schema(for: T.self), let primaryKeyProperty = schema.primaryKey else {
-            throw StrataError(.invalidArgument, "\(T.className) has no primary key to link by")
+            throw StrataError(.invalidArgument, "\(T.className()) has no primary key to link by")
         }
         let field = try primaryKey._strataWrite(nil)
         guard field.isStoredKind(of: primaryKeyProperty.type),
               let key = PrimaryKeyEncoding.key(for: field, optional: primaryKeyProperty.type.isOptional)
         else {
-            throw StrataError(.invalidArgument, "\(T.className).\(primaryKeyProperty.name) is \(primaryKeyProperty.type), not \(K.self)")
+            throw StrataError(.invalidArgument, "\(T.className()).\(primaryKeyProperty.name) is \(primaryKeyProperty.type), not \(K.self)")
         }
         return ObjectKey(classID: schema.classID, key: key)
     }

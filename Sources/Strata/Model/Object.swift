@@ -10,7 +10,7 @@ import StrataStorage
 /// }
 /// ```
 ///
-/// An object starts unmanaged (a plain Swift object); ``Database/add(_:update:)`` makes it
+/// An object starts unmanaged (a plain Swift object); ``Database/add(_:update:)-(Object,_)`` makes it
 /// managed, and from then on its `@Persisted` properties read and write the database.
 ///
 /// Thread safety: an unmanaged or live object is used by one thread at a time; a frozen object
@@ -24,10 +24,10 @@ open class Object: ObjectBase {
     /// to another task or thread (`Task.detached { frozen.name }`).
     /// - Precondition: the object is managed and valid.
     public func freeze() -> sending Self {
-        guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
+        guard let state = _strataState else { preconditionFailure("\(Self.className()): only a managed object can be frozen") }
         let frozen = state.database.freeze()
         guard let copy = frozen.frozenCopy(of: state.key, schema: state.schema, as: Self.self) else {
-            preconditionFailure("\(Self.className): the object has been deleted or invalidated")
+            preconditionFailure("\(Self.className()): the object has been deleted or invalidated")
         }
         return copy
     }
@@ -57,10 +57,10 @@ open class EmbeddedObject: ObjectBase {
     /// from any thread (see ``Object/freeze()``).
     /// - Precondition: the object is managed and valid.
     public func freeze() -> sending Self {
-        guard let state = _strataState else { preconditionFailure("\(Self.className): only a managed object can be frozen") }
+        guard let state = _strataState else { preconditionFailure("\(Self.className()): only a managed object can be frozen") }
         let frozen = state.database.freeze()
         guard let copy = frozen.frozenCopy(ofEmbedded: state.path, as: Self.self) else {
-            preconditionFailure("\(Self.className): the object has been deleted or invalidated")
+            preconditionFailure("\(Self.className()): the object has been deleted or invalidated")
         }
         return copy
     }
@@ -82,7 +82,14 @@ enum SchemaCache {
 
     static func schema(for type: ObjectBase.Type) -> ObjectSchema? {
         if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
-        guard let schema = try? ObjectSchema(type) else { return nil }
+        return try? checkedSchema(for: type)
+    }
+
+    /// The class's schema, or the error that says why it cannot be stored as declared.
+    /// - Throws: ``StrataError`` `.invalidSchema`.
+    static func checkedSchema(for type: ObjectBase.Type) throws -> ObjectSchema {
+        if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        let schema = try ObjectSchema(type)
         cache.withLock { $0[ObjectIdentifier(type)] = schema }
         return schema
     }
@@ -90,7 +97,7 @@ enum SchemaCache {
 
 extension Object: _PersistableOptional {
     /// A link to an object of this class.
-    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.object(className: className)) }
+    public static var _strataType: _TypeDescriptor { _TypeDescriptor(.object(className: className())) }
     public static func _strataDefault() -> Self { Self() }
     public static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self {
         _strataReadOptional(value, context) ?? Self()
@@ -104,7 +111,7 @@ extension Object: _PersistableOptional {
             return object
         }
         guard let schema = SchemaCache.schema(for: self), let primaryKey = schema.primaryKey else {
-            throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a nested \(className)"))
+            throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a nested \(className())"))
         }
         try primaryKey.accessor.decodeUnmanaged(object, from: decoder)
         object.isPrimaryKeyReference = true
@@ -120,8 +127,14 @@ extension Object: _PersistableOptional {
     }
     public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         guard let context else {
-            throw StrataError(.invalidValue, "\(Self.className): a link can only be stored through a database")
+            throw StrataError(.invalidValue, "\(Self.className()): a link can only be stored through a database")
         }
-        return .link(try context.addObject(self, update: .error))
+        return .link(try context.addObject(self, update: context.transaction?.linkedUpdatePolicy ?? .error))
+    }
+
+    /// An object as is, or a new unmanaged one from a dictionary or array of its property values.
+    public static func _strataConvert(_ value: Any) throws -> Self {
+        if let object = value as? Self { return object }
+        return try unmanaged(converting: value)
     }
 }

@@ -12,28 +12,12 @@ open class ObjectBase {
     /// Set on an object decoded from a bare primary key: adding it links to the stored object
     /// with that key (or stores this one when there is none) instead of overwriting it.
     var isPrimaryKeyReference = false
+    /// What `init(value:)` (or `Database.create`) was given, for an object made so; nil
+    /// otherwise. (One reference, so that other objects carry one word for it.)
+    var valueInput: ValueInput?
 
     /// Makes an unmanaged object with every property at its default.
     public required init() {}
-
-    /// Makes an unmanaged object with the properties named in `value` set, the others at their
-    /// defaults.
-    /// - Precondition: every key names a `@Persisted` property and its value has the property's
-    ///   type (the message names the property otherwise).
-    public convenience init(value: [String: Any]) {
-        self.init()
-        guard let schema = SchemaCache.schema(for: type(of: self)) else {
-            preconditionFailure("\(Self.className): its properties cannot be listed")
-        }
-        for (name, newValue) in value {
-            guard let property = schema[name] else {
-                preconditionFailure("\(Self.className) has no @Persisted property '\(name)'")
-            }
-            guard property.accessor.setUnmanaged(self, any: newValue) else {
-                preconditionFailure("\(Self.className).\(name) is \(property.type), not \(type(of: newValue))")
-            }
-        }
-    }
 
     /// Whether a database manages the object.
     public var isManaged: Bool { _strataState != nil }
@@ -51,6 +35,29 @@ open class ObjectBase {
     /// The database that manages the object, if any.
     public var database: Database? { _strataState?.database }
 
-    /// The class name the schema uses (the Swift class name without its module).
-    public class var className: String { String(describing: self) }
+    /// The class name the schema uses (the Swift class name without its module), as Realm's
+    /// `className()`.
+    ///
+    /// Thread safety: any thread.
+    /// - Complexity: O(n) in the length of the name.
+    public class func className() -> String { String(describing: self) }
+}
+
+/// What an object made from an untyped value keeps of it (see `ObjectBase+Value.swift`).
+final class ValueInput {
+    /// What was wrong with the value (`init(value:)` cannot throw): adding the object throws it.
+    let error: StrataError?
+    /// The indices of the properties the value gave: what `Database.create` writes over a
+    /// stored object with the same primary key.
+    let givenProperties: [Int]
+
+    init(error: StrataError?, givenProperties: [Int]) {
+        self.error = error
+        self.givenProperties = givenProperties
+    }
+}
+
+extension ObjectBase {
+    /// What was wrong with the value `init(value:)` was given, if anything.
+    var valueError: StrataError? { valueInput?.error }
 }

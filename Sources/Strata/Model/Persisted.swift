@@ -118,10 +118,15 @@ extension ObjectId: _PrimaryKey {}
 extension Foundation.UUID: _PrimaryKey {}
 extension Optional: _PrimaryKey where Wrapped: _PrimaryKey, Wrapped: _PersistableOptional {}
 
-/// The types that may carry a secondary index: Int, Bool, String, ObjectId, UUID, Date, and
-/// their optionals.
+/// The types that may carry a secondary index: every integer width, Bool, String, ObjectId,
+/// UUID, Date, `AnyValue`, and their optionals.
 public protocol _Indexable: _Persistable {}
 extension Int: _Indexable {}
+extension Int8: _Indexable {}
+extension Int16: _Indexable {}
+extension Int32: _Indexable {}
+extension Int64: _Indexable {}
+extension AnyValue: _Indexable {}
 extension Bool: _Indexable {}
 extension String: _Indexable {}
 extension ObjectId: _Indexable {}

@@ -12,7 +12,8 @@ extension IndexKeyEncoding {
         switch tag {
         case ObjectFormat.Tag.null.rawValue, ObjectFormat.Tag.false.rawValue, ObjectFormat.Tag.true.rawValue, otherTag:
             return 1
-        case ObjectFormat.Tag.int.rawValue, ObjectFormat.Tag.date.rawValue: return fixedLength(9, bytes)
+        case ObjectFormat.Tag.int.rawValue, ObjectFormat.Tag.date.rawValue, ObjectFormat.Tag.double.rawValue:
+            return fixedLength(9, bytes)
         case ObjectFormat.Tag.uuid.rawValue: return fixedLength(17, bytes)
         case ObjectFormat.Tag.objectId.rawValue: return fixedLength(13, bytes)
         case ObjectFormat.Tag.string.rawValue: return stringEnd(bytes)
@@ -53,6 +54,7 @@ extension IndexKeyEncoding {
         case .true?: return (.bool(true), false)
         case .int?: return (.int(Int64(bitPattern: bigEndian(payload) ^ (1 << 63))), false)
         case .date?: return (.date(double(orderedBits: bigEndian(payload))), false)
+        case .double?: return (.double(double(orderedBits: bigEndian(payload))), false)
         case .uuid?:
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: payload) }

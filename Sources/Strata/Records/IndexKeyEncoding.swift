@@ -58,11 +58,13 @@ enum IndexKeyEncoding {
     }
 
     /// Whether the ordered value of `value` stands for exactly the values equal to it in
-    /// `FieldOrder.compare` (false for cut strings and NaN dates).
+    /// `FieldOrder.compare` (false for cut strings, NaN dates, and mixed numbers that are NaN or that several
+    /// integers round to).
     static func isExact(_ value: FieldValue) -> Bool {
         switch value {
         case .string(let text): return text.utf8.count <= maxStringBytes
         case .date(let seconds): return !seconds.isNaN
+        case .double(let number): return !number.isNaN && abs(number) < 0x1p53
         default: return true
         }
     }
@@ -81,6 +83,9 @@ enum IndexKeyEncoding {
         case .date(let seconds):
             bytes.append(ObjectFormat.Tag.date.rawValue)
             appendBigEndian(orderedBits(seconds), to: &bytes)
+        case .double(let number):
+            bytes.append(ObjectFormat.Tag.double.rawValue)
+            appendBigEndian(orderedBits(number), to: &bytes)
         case .uuid(let uuid):
             bytes.append(ObjectFormat.Tag.uuid.rawValue)
             withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
@@ -89,6 +94,18 @@ enum IndexKeyEncoding {
             bytes.append(contentsOf: id.bytes)
         default:
             bytes.append(otherTag)
+        }
+    }
+
+    /// The value the entries of a mixed (`AnyValue`) property are made from: a number as the
+    /// `Double` it compares as (`FieldOrder.compare` compares numbers of different kinds by
+    /// their `Double` values), so 3, 3.0 and `Float(3)` share entries and numbers of every
+    /// kind are in one ordered run; other values as themselves.
+    static func mixedValue(_ value: FieldValue) -> FieldValue {
+        switch value {
+        case .int(let number): return .double(Double(number))
+        case .float(let number): return .double(Double(number))
+        default: return value
         }
     }
 

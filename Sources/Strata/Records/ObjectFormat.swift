@@ -30,6 +30,10 @@ import StrataStorage
 //   ordered value   := 0x00                             null (sorts first)
 //                    │ 0x01 │ 0x02                      false │ true
 //                    │ 0x03 │ u64 BE (n ^ 1 << 63)       int
+//                    │ 0x05 │ u64 BE ordered bits        a number in a mixed (AnyValue)
+//                    │                                   property: int, float or double as
+//                    │                                   the Double it compares as, ordered
+//                    │                                   as a date's bits
 //                    │ 0x06 │ UTF-8 │ 0x00 0x00          string; 0x00 in it is 0x00 0xFF
 //                    │ 0x06 │ first 1,024 bytes │ 0x00 0x01   a longer string, cut
 //                    │ 0x08 │ u64 BE ordered bits        date: negative doubles all bits
@@ -37,7 +41,9 @@ import StrataStorage
 //                    │                                   +0; every NaN 0xFFFF_FFFF_FFFF_FFFF
 //                    │ 0x0A │ 16 bytes                   uuid
 //                    │ 0x0B │ 12 bytes                   objectId
-//                    │ 0xFF                              a kind no index holds
+//                    │ 0xFF                              a kind no index holds (in a mixed
+//                    │                                   property: data, decimal128, link,
+//                    │                                   list, map)
 //   object list     := count varint │ (key length varint │ key)*  (sorted, each once, each
 //                      starting with the cut key's object-key part; empty: that part itself)
 //

@@ -57,6 +57,7 @@ struct IndexBounds {
     /// value, and every value greater than it), another kind, a Double beyond ±2⁵³.
     static func orderedValues(of constant: FieldValue, for property: PropertySchema) -> (low: FieldValue, high: FieldValue, widened: Bool)? {
         if constant.isNull { return nil }
+        if property.type.type == .any { return mixedOrderedValue(of: constant) }
         if constant.isStoredKind(of: property.type) {
             if case .date(let seconds) = constant, seconds.isNaN { return nil }
             return (constant, constant, false)
@@ -72,6 +73,19 @@ struct IndexBounds {
         // for every Int64 `a`; the integers around `number` bound it.
         guard !number.isNaN, abs(number) < 0x1p53 else { return nil }
         return (.int(Int64(number.rounded(.down))), .int(Int64(number.rounded(.up))), true)
+    }
+
+    /// The value to bound a mixed property's range by for `constant`: a number as the Double
+    /// its entries hold, its group kept whole (`widened`: integers beyond 2⁵³ that round to it
+    /// may lie on either side); nil for NaN and for kinds with no order in the index.
+    private static func mixedOrderedValue(of constant: FieldValue) -> (low: FieldValue, high: FieldValue, widened: Bool)? {
+        let value = IndexKeyEncoding.mixedValue(constant)
+        switch value {
+        case .double(let number) where !number.isNaN: return (value, value, true)
+        case .date(let seconds) where !seconds.isNaN: return (value, value, false)
+        case .bool, .string, .uuid, .objectId: return (value, value, false)
+        default: return nil
+        }
     }
 
     /// The entries of `property` between the bounds (nulls excluded: they are never less or
@@ -97,12 +111,15 @@ struct IndexBounds {
         return IndexKeyRange(start: start, end: end)
     }
 
-    /// The entries of `property` holding one of `values`, one range per distinct value.
+    /// The entries of `property` holding one of `values`, one range per distinct value (a
+    /// mixed property's 3 and 3.0 are one: `PropertySchema.indexedValue`). A mixed list or map
+    /// holding a value is not that value in a query, so its entries (`IndexKeyEncoding.otherTag`)
+    /// are not among them.
     static func equal(_ values: [FieldValue], schema: ObjectSchema, property: PropertySchema) -> [IndexKeyRange] {
-        var seen = Set<FieldValue>()
-        return values.filter { seen.insert($0).inserted }.map { value in
-            let group = IndexKeyEncoding.valuePrefix(classID: schema.classID, propertyID: property.propertyID, value: value)
-            return IndexKeyRange(start: group, end: IndexKeyEncoding.prefixSuccessor(group))
+        let groups = values.map { IndexKeyEncoding.valuePrefix(classID: schema.classID, propertyID: property.propertyID, value: property.indexedValue($0)) }
+        var seen = Set<[UInt8]>()
+        return groups.filter { seen.insert($0).inserted }.map { group in
+            IndexKeyRange(start: group, end: IndexKeyEncoding.prefixSuccessor(group))
         }
     }
 

@@ -82,7 +82,8 @@ enum IndexPlan {
         guard property.isPrimaryKey || (property.isIndexed && property.indexIsUsable) else { return nil }
         // The index and the keys hold stored values; a constant of another kind (a Double
         // against an Int property) compares numerically: it is a range (`IndexBounds`) or a scan.
-        guard values.allSatisfy({ $0.isStoredKind(of: property.type) }) else { return nil }
+        // A mixed property's entries hold every kind (`IndexBounds.equal`).
+        guard property.type.type == .any || values.allSatisfy({ $0.isStoredKind(of: property.type) }) else { return nil }
         return (property, values)
     }
 }

@@ -157,12 +157,12 @@ extension PredicateParser.State {
         }
         if let object = value as? ObjectBase {
             if object is EmbeddedObject {
-                throw error("\(text) is an embedded \(type(of: object).className); embedded objects cannot be compared", at: token)
+                throw error("\(text) is an embedded \(type(of: object).className()); embedded objects cannot be compared", at: token)
             }
             guard let state = object._strataState else {
-                throw error("\(text) is an unmanaged \(type(of: object).className); only a stored object can be compared with a link", at: token)
+                throw error("\(text) is an unmanaged \(type(of: object).className()); only a stored object can be compared with a link", at: token)
             }
-            return constant(.link(state.key), linkClass: type(of: object).className)
+            return constant(.link(state.key), linkClass: type(of: object).className())
         }
         if let persistable = value as? any _Persistable {
             do {

@@ -132,16 +132,21 @@ struct QueryEvaluator {
         for (position, step) in path.steps.enumerated() {
             let resolve = resolvingLast || position < path.steps.count - 1
             var next: [QueryItem] = []
-            for item in items { apply(step, to: item, resolve: resolve, into: &next) }
+            let isLast = position == path.steps.count - 1
+            for item in items { apply(step, to: item, resolve: resolve, isLast: isLast, into: &next) }
             items = next
         }
         return items
     }
 
-    private func apply(_ step: QueryStep, to item: QueryItem, resolve: Bool, into out: inout [QueryItem]) {
+    private func apply(_ step: QueryStep, to item: QueryItem, resolve: Bool, isLast: Bool, into out: inout [QueryItem]) {
         switch (step, item) {
-        case (.property(let index, let target, _), .object(let object)):
+        case (.property(let index, let target, let isMultiple), .object(let object)):
             guard index < object.fields.count else { return out.append(.value(.null)) }
+            // A single-valued property that ends the path is its value whole: a mixed list or
+            // map is not the values it holds (`mixed == 4` is false for [4], as Realm's, and
+            // as the column and fast paths compare).
+            if !isMultiple, isLast { return out.append(element(object.fields[index], target: target, resolve: resolve)) }
             expand(object.fields[index], target: target, resolve: resolve, into: &out)
         case (.backlinks(let origin, let propertyID), .object(let object)):
             guard let key = object.key, let database else { return }
@@ -151,7 +156,7 @@ struct QueryEvaluator {
         case (.property, .map(let entries, let target)), (.backlinks, .map(let entries, let target)):
             // A path through a map of objects goes through each of its values.
             for entry in entries {
-                apply(step, to: element(entry.value, target: target, resolve: true), resolve: resolve, into: &out)
+                apply(step, to: element(entry.value, target: target, resolve: true), resolve: resolve, isLast: isLast, into: &out)
             }
         case (.property, .value(.null)):
             out.append(.value(.null))  // through a nil to-one link: null

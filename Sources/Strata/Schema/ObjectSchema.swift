@@ -51,15 +51,19 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     /// - Throws: ``StrataError`` `.invalidSchema` naming the class and property.
     init(_ type: ObjectBase.Type) throws {
         self.type = type
-        className = type.className
+        className = type.className()
         isEmbedded = type is EmbeddedObject.Type
         let prototype = type.init()
         self.prototype = prototype
 
         var found: [(name: String, accessor: any PropertyAccessing, descriptor: TypeDescriptor)] = []
+        var unpersisted: (name: String, type: Any.Type)?
         // `_EachFieldOptions.classType` is a mutable static; spell its raw value (1 << 0) instead.
         let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
-            guard let persisted = fieldType as? any PersistedProperty.Type else { return true }
+            guard let persisted = fieldType as? any PersistedProperty.Type else {
+                if fieldType is any PersistedOnly.Type, unpersisted == nil { unpersisted = (String(cString: name), fieldType) }
+                return true
+            }
             var label = String(cString: name)
             if label.hasPrefix("_") { label.removeFirst() }
             found.append((label, persisted.makeAccessor(offset: offset), persisted.descriptor))
@@ -67,6 +71,11 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
         }
         guard complete else {
             throw StrataError(.invalidSchema, "\(className): the Swift runtime could not list its stored properties")
+        }
+        if let (name, fieldType) = unpersisted {
+            throw StrataError(
+                .invalidSchema,
+                "\(className).\(name): a \(fieldType) declared without @Persisted would not be stored; declare it `@Persisted var \(name): \(fieldType)`")
         }
         var properties: [PropertySchema] = []
         var primaryKeyIndex: Int?
@@ -164,6 +173,15 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
+/// The types that exist only to be stored (`List`, `MutableSet`, `Map`, `LinkingObjects`): one
+/// declared without `@Persisted` is a schema error, not a property silently left unstored (as
+/// Realm's older `let dogs = List<Dog>()` syntax would have it).
+protocol PersistedOnly {}
+extension List: PersistedOnly {}
+extension MutableSet: PersistedOnly {}
+extension Map: PersistedOnly {}
+extension LinkingObjects: PersistedOnly {}
+
 /// One stored property of a model class.
 ///
 /// Immutable and `Sendable`.
@@ -232,6 +250,12 @@ public final class PropertySchema: @unchecked Sendable {
         case .list, .set, .map, .linkingObjects: bindsToOwner = true
         default: bindsToOwner = false
         }
+    }
+
+    /// The value this property's index entries are made from when it holds `value`: a mixed
+    /// property's numbers as the Double they compare as (`IndexKeyEncoding.mixedValue`).
+    func indexedValue(_ value: FieldValue) -> FieldValue {
+        type.type == .any ? IndexKeyEncoding.mixedValue(value) : value
     }
 
     /// Whether the property is stored in the object's record (LinkingObjects are computed).

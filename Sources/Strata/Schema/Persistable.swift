@@ -20,6 +20,10 @@ public protocol _Persistable {
     static func _strataBind(owner: _ObjectState, index: Int) -> Self?
     /// Decodes an unmanaged value (for `Codable` model classes).
     static func _strataDecode(from decoder: any Decoder) throws -> Self
+    /// Converts an untyped value, as `init(value:)` and `Database.create` take it, to an
+    /// unmanaged value of this type (see `Persistable+Conversion.swift`).
+    /// - Throws: ``StrataError`` `.invalidValue` saying what was expected and what was given.
+    static func _strataConvert(_ value: Any) throws -> Self
 }
 
 extension _Persistable {

@@ -41,8 +41,15 @@ protocol PropertyAccessing: Sendable {
     func releaseUnmanagedValue(_ object: ObjectBase)
     /// Gives the property a value of its own again (the object stops being managed).
     func markUnmanaged(_ object: ObjectBase, value: FieldValue, context: Database?)
-    /// Sets an unmanaged property from an untyped value; false when the type does not match.
-    func setUnmanaged(_ object: ObjectBase, any value: Any) -> Bool
+    /// Sets an unmanaged property from an untyped value, converted as `init(value:)` converts
+    /// (`Persistable+Conversion.swift`).
+    /// - Throws: ``StrataError`` `.invalidValue` when the value does not convert.
+    func setUnmanaged(_ object: ObjectBase, converting value: Any) throws
+    /// An untyped value converted to the property's type, in stored form (unmanaged objects
+    /// it holds are added through `context`).
+    /// - Throws: ``StrataError`` `.invalidValue` when the value does not convert or cannot be
+    ///   stored.
+    func fieldValue(converting value: Any, context: Database?) throws -> FieldValue
     /// The property's value as `Any` (through the object's state when managed).
     func value(of object: ObjectBase) -> Any
     /// The stored form of the type's default, for records written before the property existed.
@@ -125,11 +132,13 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
         base(object).storeBytes(of: -1, as: Int.self)
     }
 
-    func setUnmanaged(_ object: ObjectBase, any value: Any) -> Bool {
-        guard let typed = value as? Value else { return false }
-        self.value(object).pointee = typed
+    func setUnmanaged(_ object: ObjectBase, converting value: Any) throws {
+        self.value(object).pointee = try Value._strataConvert(value)
         base(object).storeBytes(of: -1, as: Int.self)
-        return true
+    }
+
+    func fieldValue(converting value: Any, context: Database?) throws -> FieldValue {
+        try Value._strataConvert(value)._strataWrite(context)
     }
 
     func decodeUnmanaged(_ object: ObjectBase, from decoder: any Decoder) throws {

@@ -22,7 +22,7 @@ public protocol ThreadConfined {
 
 extension ObjectBase: ThreadConfined {
     public func _strataHandover() throws -> _ThreadSafeHandover {
-        guard let state = _strataState else { throw _ThreadSafeHandover.unmanaged("object (\(Self.className))") }
+        guard let state = _strataState else { throw _ThreadSafeHandover.unmanaged("object (\(Self.className()))") }
         return try _ThreadSafeHandover(object: state)
     }
 

@@ -28,13 +28,10 @@ public enum AnyValue: Equatable {
 
     /// Values are equal when they would be stored as equal bytes (see the equality table in
     /// docs/objects.md: strings by UTF-8 bytes, -0.0 is not 0.0); objects when they are the
-    /// same stored object.
+    /// same object (``Object/isSameObject(as:)``).
     public static func == (lhs: AnyValue, rhs: AnyValue) -> Bool {
         switch (lhs, rhs) {
-        case (.object(let left), .object(let right)):
-            if left === right { return true }
-            guard let l = left._strataState, let r = right._strataState else { return false }
-            return l.key == r.key
+        case (.object(let left), .object(let right)): return left.isSameObject(as: right)
         case (.list(let left), .list(let right)): return left == right
         case (.map(let left), .map(let right)): return left == right
         case (.object, _), (_, .object), (.list, _), (_, .list), (.map, _), (_, .map): return false
