@@ -52,11 +52,9 @@ extension Migration {
             })
         case .any:
             if let object = value as? MigrationObject { return .object(object.isNew ? object : object.counterpart) }
-            guard let field = FieldValue.coercing(value, to: .any) else { throw mismatch(value, type, path) }
-            return .scalar(field)
+            return .scalar(try scalar(value, type, path))
         default:
-            guard let field = FieldValue.coercing(value, to: type.type) else { throw mismatch(value, type, path) }
-            return .scalar(field)
+            return .scalar(try scalar(value, type, path))
         }
     }
 
@@ -72,6 +70,15 @@ extension Migration {
         }
         guard let shape = newShapes[className] else { throw StrataError(.invalidValue, "\(path): \(className) is not a declared class") }
         return try makeObject(shape, from: value, at: path)
+    }
+
+    /// `value` as the stored scalar of `type`, the error naming `path`.
+    private func scalar(_ value: Any, _ type: TypeDescriptor, _ path: String) throws -> FieldValue {
+        do {
+            return try FieldValue.converting(value, to: type.type)
+        } catch {
+            throw StrataError.inContext(path, error)
+        }
     }
 
     private func mismatch(_ value: Any, _ type: TypeDescriptor, _ path: String) -> StrataError {
@@ -99,7 +106,7 @@ extension Migration {
         case (_, _, .scalar(let field)) where old.type == new.type:
             return .scalar(field)
         case (_, _, .scalar(.int(let number))) where old.type.isInteger && new.type.isInteger:
-            return FieldValue.coercing(number, to: new.type).map(MigrationValue.scalar)
+            return (try? FieldValue.converting(number, to: new.type)).map(MigrationValue.scalar)
         default:
             return nil
         }
