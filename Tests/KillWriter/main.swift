@@ -11,6 +11,11 @@
 //   C i digest     commit i returned (`write` is durable); digest = KillState.digest after it
 //   P i / p i      a compaction after commit i begins / ended
 //   E message      a failure (the process then exits with status 1)
+//
+//   StrataKillWriter migrate DIRECTORY
+//
+// opens the directory at `KillMigration`'s version 2, migrating its version-1 items, and
+// reports `M` before the open and `m` once it returned.
 
 import Foundation
 @_spi(Testing) import Strata
@@ -48,7 +53,13 @@ func run(_ arguments: [String]) throws {
 }
 
 do {
-    try run(CommandLine.arguments)
+    if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "migrate" {
+        report("M")
+        _ = try Database(configuration: KillMigration.v2(URL(fileURLWithPath: CommandLine.arguments[2])))
+        report("m")
+    } else {
+        try run(CommandLine.arguments)
+    }
 } catch {
     report("E \(error)")
     exit(1)

@@ -195,10 +195,23 @@ extension Database {
         if let valueError = object.valueError { throw valueError }
         let schema = try schemaToAdd(object)
         let (key, primaryKeyField) = try keyToAdd(object, schema: schema)
-        if !schema.mayHoldLinks, try addRecordDirectly(object, schema: schema, key: key, in: transaction) {
-            return key
+        do {
+            try addObject(object, schema: schema, key: key, primaryKeyField: primaryKeyField, update: update, in: transaction)
+        } catch {
+            if transaction.linkedAddDepth == 0 { dropDeferredObjects(in: transaction) }
+            throw error
         }
-        return try addFields(of: object, schema: schema, key: key, primaryKeyField: primaryKeyField, update: update, in: transaction)
+        if transaction.linkedAddDepth == 0, !transaction.deferredAdds.isEmpty { try addDeferredObjects(in: transaction) }
+        return key
+    }
+
+    /// Adds an unmanaged object whose schema and key are known.
+    func addObject(
+        _ object: ObjectBase, schema: ObjectSchema, key: ObjectKey, primaryKeyField: FieldValue, update: UpdatePolicy,
+        in transaction: WriteTransaction
+    ) throws {
+        if !schema.mayHoldLinks, try addRecordDirectly(object, schema: schema, key: key, in: transaction) { return }
+        _ = try addFields(of: object, schema: schema, key: key, primaryKeyField: primaryKeyField, update: update, in: transaction)
     }
 
     /// The key of an object that is already managed (by this database) or being added.
@@ -215,7 +228,7 @@ extension Database {
     }
 
     /// The schema of an object's class (the last one added is kept: adds come in runs).
-    private func schemaToAdd(_ object: ObjectBase) throws -> ObjectSchema {
+    func schemaToAdd(_ object: ObjectBase) throws -> ObjectSchema {
         if let last = lastAddedSchema, last.type == type(of: object) { return last }
         guard let found = schemas.schema(for: type(of: object)) else {
             throw StrataError(.wrongDatabase, "\(type(of: object).className()) is not one of the database's objectTypes")
@@ -227,7 +240,7 @@ extension Database {
     /// An unmanaged object's key: its primary key, encoded, or a new generated one; and the
     /// primary key's field (null without one). A primary key is a scalar, so reading it adds
     /// nothing.
-    private func keyToAdd(_ object: ObjectBase, schema: ObjectSchema) throws -> (ObjectKey, FieldValue) {
+    func keyToAdd(_ object: ObjectBase, schema: ObjectSchema) throws -> (ObjectKey, FieldValue) {
         guard let primaryKeyIndex = schema.primaryKeyIndex else {
             return (ObjectKey(classID: schema.classID, key: PrimaryKeyEncoding.generatedKey()), .null)
         }

@@ -66,6 +66,11 @@ final class WriteTransaction {
     /// What an object being added or created does with the unmanaged objects it links to
     /// whose primary key is stored already (`Database.withLinkedUpdatePolicy`).
     var linkedUpdatePolicy: Database.UpdatePolicy = .error
+    /// How many adds of linked objects are running inside each other (see Database+LinkedAdds).
+    var linkedAddDepth = 0
+    /// Unmanaged linked objects found deeper than `Database.maxLinkedAddDepth`: their keys are
+    /// stored already, their records are added when the outermost add ends.
+    var deferredAdds: [Database.DeferredAdd] = []
     /// Whether an object made from a value (`ValueInput.givenProperties`) that updates a stored
     /// object writes only the properties it was given (inside `Database.create`).
     var mergesGivenProperties = false

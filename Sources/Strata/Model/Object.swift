@@ -129,7 +129,7 @@ extension Object: _PersistableOptional {
         guard let context else {
             throw StrataError(.invalidValue, "\(Self.className()): a link can only be stored through a database")
         }
-        return .link(try context.addObject(self, update: context.transaction?.linkedUpdatePolicy ?? .error))
+        return .link(try context.addLinkedObject(self))
     }
 
     /// An object as is, or a new unmanaged one from a dictionary or array of its property values.
