@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 30
 help:
 	@echo "make demo        build the strata tool (release), run its demo in $(DEMO_DIR), verify it, print its stats"
 	@echo "make test        run the whole test suite (swift test)"
-	@echo "make tsan        run the concurrency, store, index, scan, column-cache, thread-crossing and follower tests under the thread sanitizer"
+	@echo "make tsan        run the concurrency, store, index, scan, column-cache, thread-crossing, follower, encryption and copy tests under the thread sanitizer"
 	@echo "make asan        run the notification and thread-crossing tests under the address sanitizer, leaks checked (lsan.supp)"
 	@echo "make cli-check   end-to-end checks of the strata tool (exit codes, corruption, JSON)"
 	@echo "make fuzz-smoke  run each fuzz target for $(FUZZ_SECONDS) s (Fuzz/run-smoke.sh)"
@@ -47,7 +47,7 @@ test: deps
 	$(SWIFT) test
 
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests|StoreRefreshTests|ReadOnlyDatabaseTests|FollowProcessTests|ChangeSequenceTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests|StoreRefreshTests|ReadOnlyDatabaseTests|FollowProcessTests|ChangeSequenceTests|WriteCopy|EncryptedEngineTests|EncryptedDatabaseTests'
 
 # Leak detection is on (LeakSanitizer's default on Linux); lsan.supp hides XCTest's own leaks.
 asan: deps

@@ -114,6 +114,61 @@ final class EncryptionDamageTests: XCTestCase {
         for (key, value) in kept { XCTAssertEqual(secrets(committed)[Keyspace(1)]![key], value) }
     }
 
+    func testSeededByteChangesAnywhereInTheRecordsNeverReadAsOtherData() throws {
+        let pristine = MemoryFileSystem()
+        let store = try openStore(pristine, encryptionKey: testKey())
+        try commitSecrets(120, to: store)
+        _ = try store.compact()
+        try commitSecrets(60, to: store, from: 200)
+        let original = try contents(of: store.snapshot())[Keyspace(1)]!
+        try store.close()
+        let names = try pristine.contentsOfDirectory("/db")
+        var random = seededGenerator(2026)
+        var outcomes = (refused: 0, opened: 0)
+        for round in 0..<300 {
+            let fileSystem = MemoryFileSystem()
+            for name in names { fileSystem.setContents(try XCTUnwrap(pristine.contents(of: "/db/\(name)")), of: "/db/\(name)") }
+            let segments = try segmentNames(in: fileSystem)
+            let path = "/db/" + segments[Int.random(in: 0..<segments.count, using: &random)]
+            let size = try XCTUnwrap(fileSystem.contents(of: path)).count
+            guard size > SegmentHeader.size else { continue }
+            let offset = Int.random(in: SegmentHeader.size..<size, using: &random)
+            let reseal = Bool.random(using: &random)
+            try tamper(path, record: try recordStart(containing: offset, in: path, fileSystem), byte: offset,
+                       delta: UInt8.random(in: 1...255, using: &random), reseal: reseal, in: fileSystem)
+            do {
+                let opened = try openStore(fileSystem, readOnly: true, encryptionKey: testKey())
+                outcomes.opened += 1
+                for key in opened.snapshot().keys(in: Keyspace(1)) {
+                    do {
+                        let value = try opened.snapshot().value(for: key, in: Keyspace(1))
+                        XCTAssertEqual(value, original[key], "round \(round): another value")
+                    } catch let error as StrataError {
+                        XCTAssertEqual(error.code, .corruption, "round \(round): \(error)")
+                    }
+                }
+            } catch let error as StrataError {
+                XCTAssertEqual(error.code, .corruption, "round \(round), \(path) byte \(offset): \(error)")
+                XCTAssertEqual(error.file, path, "round \(round)")
+                outcomes.refused += 1
+            }
+        }
+        XCTAssertGreaterThan(outcomes.refused, 200, "\(outcomes)")
+        print("seeded byte changes in an encrypted store: \(outcomes.refused) refused at open, \(outcomes.opened) opened (a torn-looking tail cut)")
+    }
+
+    /// Where the record that holds byte `offset` of the segment at `path` starts (frame
+    /// lengths are in the clear).
+    private func recordStart(containing offset: Int, in path: String, _ fileSystem: MemoryFileSystem) throws -> Int {
+        let bytes = try XCTUnwrap(fileSystem.contents(of: path))
+        var start = SegmentHeader.size
+        while true {
+            let length = RecordFormat.headerSize + Int(bytes.withUnsafeBytes { $0.loadLittleEndian(at: start + 4, as: UInt32.self) })
+            if offset < start + length || start + length >= bytes.count { return start }
+            start += length
+        }
+    }
+
     func testAMissingManifestStillNamesTheKeyProblemFirst() throws {
         let fileSystem = try encryptedStore()
         try fileSystem.removeFile("/db/MANIFEST")
