@@ -51,7 +51,7 @@ extension Migration {
                 return (key: key, value: try self.value(unwrapped(element2), for: element, at: "\(path)[\(key)]"))
             })
         case .any:
-            if let object = value as? MigrationObject { return .object(object.isNew ? object : object.counterpart) }
+            if let object = value as? MigrationObject { return .object(object.isNew ? object : newVersion(of: object)) }
             return .scalar(try scalar(value, type, path))
         default:
             return .scalar(try scalar(value, type, path))
@@ -63,7 +63,7 @@ extension Migration {
     /// of a new one's values.
     private func object(_ value: Any, of className: String, at path: String) throws -> MigrationObject {
         if let object = value as? MigrationObject {
-            guard let new = object.isNew ? object : object.counterpart, new.className == className else {
+            guard let new = object.isNew ? object : newVersion(of: object), new.className == className else {
                 throw StrataError(.invalidValue, "\(path) links to \(className), not to \(object.className)")
             }
             return new
@@ -133,12 +133,14 @@ extension Migration {
     }
 
     /// The new version of an old object: a stored object's counterpart; for an embedded one, a
-    /// new object of its class made from its values (registered to be written when its class
-    /// is top-level now). Nil when its class is not declared.
+    /// new object of its class made from its values the first time (registered to be written
+    /// when its class is top-level now), the same one after. Nil when its class is not
+    /// declared.
     func newVersion(of old: MigrationObject) -> MigrationObject? {
-        guard old.storedKey == nil else { return old.counterpart }
+        guard old.storedKey == nil, old.counterpart == nil else { return old.counterpart }
         guard let shape = newShapes[old.className] else { return nil }
         let new = MigrationObject(shape: shape, values: shape.defaultValues, isNew: true, storedKey: nil, migration: self)
+        old.counterpart = new
         fill(new, from: old)
         if !shape.isEmbedded { createdObjects[shape.name, default: []].append(new) }
         return new

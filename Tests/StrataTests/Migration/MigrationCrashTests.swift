@@ -48,7 +48,9 @@ final class MigrationCrashTests: MigrationTestCase {
     func testEmbeddedObjectsBecomeTopLevelObjectsLinkedFromTheirParents() throws {
         try fillV1()
         _ = try Database(configuration: configuration(V2.types, version: 2, block: contractBlock()))
-        let db = try Database(configuration: configuration(V3.types, version: 3))
+        let db = try Database(configuration: configuration(V3.types, version: 3) { migration, _ in
+            migration.enumerateObjects(ofType: "Person") { oldObject, newObject in newObject?["address"] = oldObject?["address"] }
+        })
         let people = db.objects(V3.Person.self).sorted(byKeyPath: "_id")
         XCTAssertEqual(people.map { $0.address?.city }, ["Lyon", "Paris"])
         XCTAssertEqual(db.objects(V3.Address.self).count, 2)

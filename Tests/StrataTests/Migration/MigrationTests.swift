@@ -182,6 +182,7 @@ final class MigrationTests: MigrationTestCase {
         let db = try Database(configuration: configuration(V2.types, version: 2) { migration, _ in
             let spot = migration.create("Dog", value: ["name": "Spot", "age": UInt8(3)])
             migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
+                if oldObject?["_id"] as? Int == 2 { newObject?["dog"] = oldObject?["dog"] }
                 guard oldObject?["_id"] as? Int == 1 else { return }
                 let dogs = oldObject?["dogs"] as? [Any] ?? []
                 newObject?["dogs"] = dogs + [spot]
