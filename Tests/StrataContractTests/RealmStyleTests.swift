@@ -2,7 +2,7 @@ import Foundation
 import Strata
 import XCTest
 
-// The Swift examples of the seed pages (/work/shared/seeds), written as a Realm user writes them,
+// The Swift examples of the seed pages (the brief's `shared/seeds`), written as a Realm user writes them,
 // with `import RealmSwift` → `import Strata`, `Realm` → `Database` and `AnyRealmValue` →
 // `AnyValue` only. Each page's models sit in an enum named for the example, because several
 // examples declare their own `Dog` and `Person` (and the tour's models use those names in this
