@@ -67,13 +67,8 @@ final class ExtendedJSONTests: DatabaseTestCase {
             ann.favorites.insert(tom)
             ann.byName["best"] = rex
             ann.byName["none"] = .some(nil)
-            let home = Place()
-            home.city = "Oslo"
-            home.landlord = tom
-            ann.home = home
-            let old = Place()
-            old.street = "Main St"
-            ann.pastHomes.append(old)
+            ann.home = Place(value: ["city": "Oslo", "landlord": tom])
+            ann.pastHomes.append(Place(value: ["street": "Main St"]))
             ann.tags.append(objectsIn: ["a", "b"])
             ann.scores["x"] = 3
             ann.extra = .object(tom)
