@@ -18,14 +18,17 @@ struct ObjectDemo {
     }
 
     func run() throws {
-        let frozen = try writeQueryAndFreeze()
-        try changeAndCompact(holding: frozen)
-        let report = try Database.checkIntegrity(directory: URL(fileURLWithPath: path), encryptionKey: key.map { Data($0) })
+        do {
+            let frozen = try writeQueryAndFreeze()
+            try changeAndCompact(holding: frozen)
+        }   // the last views go: the store closes, and the segments compaction replaced are removed
+        let db = try Database(configuration: configuration)
+        let report = db.checkIntegrity()
         guard report.isClean else {
             for problem in report.problems { Output.error("problem: \(problem)") }
             throw StrataError(.corruption, "the demo database has \(report.problems.count) object-level problem(s)")
         }
-        print("reopen:  verified \(report.objectsChecked) objects, \(report.linksChecked) links, \(report.backlinksChecked) backlinks, \(report.indexEntriesChecked) index entries: OK")
+        print("reopen:  \(db.objects(Person.self).count) people and \(db.objects(Dog.self).count) dogs; verified \(report.objectsChecked) objects, \(report.linksChecked) links, \(report.backlinksChecked) backlinks, \(report.indexEntriesChecked) index entries: OK")
     }
 
     /// Steps 1–3. Returns the frozen view.
