@@ -38,6 +38,7 @@ import StrataStorage
         }
         var identity: UInt64 = 0
         let fields = try schema.fields(of: document, by: storedClass, identity: &identity)
+        for field in fields { try field.value.checkNesting() }
         let key = try objectKey(of: document, fields: fields, storedClass: storedClass)
         guard !added.contains(key), !snapshot.contains(key.key, in: Keyspace(key.classID)) else {
             throw StrataError(.primaryKeyExists, "\(className) \(document["_id"]?.rendered() ?? "") is already stored or imported")

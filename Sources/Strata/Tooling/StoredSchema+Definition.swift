@@ -52,7 +52,23 @@ extension StoredSchema {
             }
             merged.classes[merged.classes.firstIndex { $0.name == name } ?? 0] = entry
         }
+        try checkTargets(of: merged)
         return merged
+    }
+
+    /// Refuses a link to a class the catalog does not hold, and a primary key on an embedded class.
+    private static func checkTargets(of catalog: Catalog) throws {
+        let names = Set(catalog.classes.map(\.name))
+        for entry in catalog.classes {
+            for property in entry.properties {
+                if let target = TypeDescriptor(storedCode: property.code)?.linkedClassName, !names.contains(target) {
+                    throw StrataError(.invalidValue, "\(entry.name).\(property.name) links to \(target), a class the schema does not have")
+                }
+                if entry.isEmbedded, property.isPrimaryKey {
+                    throw StrataError(.invalidValue, "\(entry.name) is embedded and cannot have a primary key")
+                }
+            }
+        }
     }
 
     private static func string(_ json: JSONValue?, _ what: String) throws -> String {

@@ -145,4 +145,26 @@ final class ExtendedJSONTests: DatabaseTestCase {
             XCTAssertEqual(($0 as? StrataError)?.code, .invalidValue)
         }
     }
+
+    func testImportRefusesWhatNoWriteCouldStore() throws {
+        let db = try open([Owner.self, Pet.self, Place.self])
+        let snapshot = db.storeSnapshot
+        var importer = try ExtendedJSONImport(definition: StoredSchema.load(from: snapshot).definition(), into: snapshot)
+        let refused = [
+            #"{"id":{"$numberLong":"1"},"scores":{"a.b":{"$numberLong":"1"}}}"#,
+            #"{"id":{"$numberLong":"1"},"nicknames":["x","x"]}"#,
+            #"{"id":{"$numberLong":"1"},"extra":"# + String(repeating: "[", count: 120) + String(repeating: "]", count: 120) + "}",
+            #"{"id":{"$numberLong":"1"},"level":{"$numberInt":"x"}}"#,
+        ]
+        for document in refused {
+            XCTAssertThrowsError(try importer.add(JSONValue.parse(document, source: "line"), className: "Owner"), document) {
+                XCTAssertEqual(($0 as? StrataError)?.code, .invalidValue, document)
+            }
+        }
+        XCTAssertEqual(importer.count, 0)
+        let dangling = try JSONValue.parse(#"{"classes":[{"name":"A","isEmbedded":false,"properties":[{"name":"b","type":"object:B?"}]}]}"#, source: "schema")
+        XCTAssertThrowsError(try ExtendedJSONImport(definition: dangling, into: snapshot)) {
+            XCTAssertEqual(($0 as? StrataError)?.code, .invalidValue)
+        }
+    }
 }
