@@ -16,6 +16,7 @@ extension JSONValue: Decodable {
         }
     }
 
+    /// Reads any JSON value (see ``parse(_:source:)``).
     public init(from decoder: any Decoder) throws {
         if var elements = try? decoder.unkeyedContainer() {
             var values: [JSONValue] = []

@@ -8,20 +8,27 @@ import Foundation
 ///
 /// `@_spi(Tooling)`: the `strata` tool's representation of what it prints; not API.
 @_spi(Tooling) public indirect enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number as written (canonical Extended JSON keeps numbers in strings instead).
     case number(String)
+    /// A string (escaped when rendered).
     case string(String)
+    /// An array.
     case array([JSONValue])
     /// Members in order; keys unique.
     case object([Member])
 
     /// One member of an object.
     public struct Member: Equatable, Sendable {
+        /// The member's name.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
 
+        /// A member named `key` holding `value`.
         public init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value

@@ -38,9 +38,11 @@ import StrataStorage
 
 /// One class of a ``StoredSchema``.
 @_spi(Tooling) public struct StoredClass: Sendable {
+    /// The class name, as `className()` gives it.
     public let name: String
     /// Its id, which is also the keyspace of its objects.
     public let id: UInt32
+    /// Whether it is an `EmbeddedObject` class (its objects live inside their parents' records).
     public let isEmbedded: Bool
     /// The stored properties, in catalog order (`LinkingObjects` are not stored).
     public let properties: [StoredProperty]
@@ -66,11 +68,14 @@ import StrataStorage
 
 /// One stored property of a ``StoredClass``.
 @_spi(Tooling) public struct StoredProperty: Sendable {
+    /// The property name.
     public let name: String
     /// Its stable id, which its fields carry in object records.
     public let id: UInt32
     let type: TypeDescriptor
+    /// Whether it is the class's primary key.
     public let isPrimaryKey: Bool
+    /// Whether the catalog records a complete secondary index of it.
     public let isIndexed: Bool
 
     /// The type as Swift spells it: `Int`, `String?`, `List<Dog>`, `Map<String, Int?>`.
