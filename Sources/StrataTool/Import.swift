@@ -14,7 +14,8 @@ struct Import: ParsableCommand {
             database's schema (a class it already has must have the same kind, and each \
             property the same type), then reads <Class>.json for each class, one Extended JSON \
             document per line, and writes every object, with the backlinks of the objects they \
-            link to, in one atomic commit: on any error nothing is written. It takes the \
+            link to, in one atomic commit: on any error nothing is written (and a database \
+            directory the import created is removed again). It takes the \
             database's LOCK (no other process may have it open).
 
             Refused (exit 1): an object that is already stored, a document with a property the \
@@ -35,23 +36,34 @@ struct Import: ParsableCommand {
     @OptionGroup var key: KeyFileOption
 
     func run() throws {
+        let isNew = !FileManager.default.fileExists(atPath: path)
         let (count, classes) = try Output.reportingErrors { () throws -> (Int, Int) in
-            guard let definitionText = try ExportFiles.read(ExportFiles.definition, in: from) else {
-                throw StrataError(.invalidArgument, "\(from) holds no \(ExportFiles.definition): it is not a `strata export` directory")
+            do {
+                return try importAll()
+            } catch {
+                if isNew { try? FileManager.default.removeItem(atPath: path) }   // leave no empty database behind
+                throw error
             }
-            let definition = try JSONValue.parse(definitionText, source: ExportFiles.definition)
-            var options = Store.Options()
-            options.encryptionKey = try key.key()
-            let store = try Store(directory: path, options: options)
-            defer { try? store.close() }
-            var importer = try ExtendedJSONImport(definition: definition, into: store.snapshot())
-            let classes = importer.schema.classes.filter { !$0.isEmbedded }
-            for storedClass in classes { try add(storedClass.name, to: &importer) }
-            try store.commit(importer.batch())
-            try store.close()
-            return (importer.count, classes.count)
         }
         print("imported \(Format.count(count)) objects of \(classes) classes into \(path)")
+    }
+
+    /// Reads the export and writes it in one commit; returns the objects and classes imported.
+    private func importAll() throws -> (Int, Int) {
+        guard let definitionText = try ExportFiles.read(ExportFiles.definition, in: from) else {
+            throw StrataError(.invalidArgument, "\(from) holds no \(ExportFiles.definition): it is not a `strata export` directory")
+        }
+        let definition = try JSONValue.parse(definitionText, source: ExportFiles.definition)
+        var options = Store.Options()
+        options.encryptionKey = try key.key()
+        let store = try Store(directory: path, options: options)
+        defer { try? store.close() }
+        var importer = try ExtendedJSONImport(definition: definition, into: store.snapshot())
+        let classes = importer.schema.classes.filter { !$0.isEmbedded }
+        for storedClass in classes { try add(storedClass.name, to: &importer) }
+        try store.commit(importer.batch())
+        try store.close()
+        return (importer.count, classes.count)
     }
 
     /// Adds the documents of `className`'s file, when there is one.
