@@ -11,7 +11,16 @@ enum ExportFiles {
     static let appServicesSchema = "schema.json"
     static let definition = "strata-schema.json"
 
-    static func documents(of className: String) -> String { className + ".json" }
+    /// The file of a class's documents. A class name comes from stored bytes (the catalog) or
+    /// a file (the definition), so one that could name a path elsewhere is refused.
+    /// - Throws: ``StrataError`` `.invalidValue` for an empty name, one starting with `.`, or
+    ///   one holding `/` or NUL.
+    static func documents(of className: String) throws -> String {
+        guard !className.isEmpty, !className.hasPrefix("."), !className.contains("/"), !className.contains("\0") else {
+            throw StrataError(.invalidValue, "the class name '\(className)' cannot be a file name")
+        }
+        return className + ".json"
+    }
 
     /// Creates `directory` when missing; refuses one that holds files (exit 1).
     static func prepare(_ directory: String) throws {

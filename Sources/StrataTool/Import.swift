@@ -68,7 +68,7 @@ struct Import: ParsableCommand {
 
     /// Adds the documents of `className`'s file, when there is one.
     private func add(_ className: String, to importer: inout ExtendedJSONImport) throws {
-        let name = ExportFiles.documents(of: className)
+        let name = try ExportFiles.documents(of: className)
         guard let text = try ExportFiles.read(name, in: from) else { return }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let progress = Progress("import \(className)", total: lines.count)
