@@ -18,7 +18,7 @@ FUZZ_SECONDS ?= 30
 .PHONY: help deps build demo test tsan asan fuzz-smoke cli-check ci clean
 
 help:
-	@echo "make demo        build the strata tool (release), run its demo in $(DEMO_DIR), verify it, print its stats"
+	@echo "make demo        build the strata tool (release), run its object-database demo in $(DEMO_DIR), verify it, print its schema and objects"
 	@echo "make test        run the whole test suite (swift test)"
 	@echo "make tsan        run the concurrency, store, index, scan, column-cache, thread-crossing, follower, encryption and copy tests under the thread sanitizer"
 	@echo "make asan        run the notification and thread-crossing tests under the address sanitizer, leaks checked (lsan.supp)"
@@ -39,9 +39,13 @@ demo: deps
 	$(SWIFT) build -c release --product strata
 	.build/release/strata demo "$(DEMO_DIR)" --overwrite
 	@echo
-	.build/release/strata verify "$(DEMO_DIR)"
+	.build/release/strata verify --deep "$(DEMO_DIR)"
 	@echo
-	.build/release/strata stats "$(DEMO_DIR)"
+	.build/release/strata schema "$(DEMO_DIR)"
+	@echo
+	.build/release/strata inspect "$(DEMO_DIR)" --class Person
+	@echo
+	.build/release/strata inspect "$(DEMO_DIR)" --class Dog --where "age > 3"
 
 test: deps
 	$(SWIFT) test

@@ -12,6 +12,11 @@ struct Compact: ParsableCommand {
             installs them, removes the old files and prints what it did. A crash at any point \
             leaves the database as it was before or after, never in between.
 
+            With --dry-run, opens the database read-only instead (no lock; nothing on disk \
+            changes) and prints what compaction would do: the sealed segments it would rewrite \
+            and the dead bytes it would reclaim at most (dead bytes of the active segment, \
+            which is not rewritten, stay).
+
             \(ToolExit.help)
             """
     )
@@ -19,9 +24,13 @@ struct Compact: ParsableCommand {
     @Argument(help: "The database directory.")
     var path: String
 
+    @Flag(help: "Print what compaction would reclaim, without writing anything.")
+    var dryRun = false
+
     @OptionGroup var key: KeyFileOption
 
     func run() throws {
+        if dryRun { return try printPlan() }
         let report = try Output.reportingErrors { () throws -> CompactionReport in
             guard PosixFileSystem().exists(path + "/MANIFEST") else {
                 throw StrataError(.notFound, "no Strata database at \(path)", file: path)
@@ -39,5 +48,19 @@ struct Compact: ParsableCommand {
         print("  bytes     \(Format.bytes(report.bytesBefore)) → \(Format.bytes(report.bytesAfter))")
         print("  reclaimed \(Format.bytes(report.bytesReclaimed)), \(Format.count(report.recordsCopied)) live records copied")
         print("  time      \(Format.milliseconds(report.duration))")
+    }
+
+    /// `--dry-run`: the figures of a read-only open.
+    private func printPlan() throws {
+        let statistics = try Output.reportingErrors {
+            let store = try Output.openReadOnly(path, key: key)
+            Output.printNotes(store.recoveryEvents)
+            return store.statistics()
+        }
+        let sealed = max(0, statistics.segments - 1)
+        print(sealed > 0 ? "would compact (dry run, nothing written):" : "nothing to compact (dry run): no sealed segment")
+        print("  segments  \(statistics.segments), \(sealed) sealed would be rewritten")
+        print("  bytes     \(Format.bytes(statistics.totalBytes)) now, \(Format.bytes(statistics.liveBytes)) live")
+        print("  reclaims  at most \(Format.bytes(sealed > 0 ? statistics.deadBytes : 0))")
     }
 }

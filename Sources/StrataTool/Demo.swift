@@ -1,4 +1,5 @@
-// `strata demo PATH`: a newcomer's first run. Creates a database, writes a mixed workload to it,
+// `strata demo PATH`: a newcomer's first run. By default the object database (ObjectDemo.swift);
+// with --storage, the storage engine alone: creates a store, writes a mixed workload to it,
 // closes it, reopens it (recovery), checks that every value reads back as written, and prints
 // the times and the statistics.
 
@@ -11,7 +12,13 @@ struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a database, fill it, reopen it and check every value read back.",
         discussion: """
-            Writes --records operations in batches of 1,000 (one atomic, fsynced commit each) \
+            By default shows the object database: writes people (each with an embedded address \
+            and a list of dogs) and dogs, queries them, follows a backlink, freezes a view, makes \
+            200 changes and a delete, compacts while the frozen view is held (which still reads \
+            its version), then reopens and verifies the objects, links, backlinks and indexes. \
+            Look at the result with `strata schema PATH` and `strata inspect PATH --class Dog`.
+
+            With --storage, shows the storage engine alone: writes --records operations in batches of 1,000 (one atomic, fsynced commit each) \
             across 3 keyspaces: about 80% new keys, 15% overwrites and 5% deletes, with random \
             (incompressible) values of --value-size bytes and, in keyspace 3, some 16 KiB \
             compressible values that are stored zstd-compressed. Segments are 4 MiB, so a \
@@ -39,6 +46,9 @@ struct Demo: ParsableCommand {
     @Flag(help: "Replace a Strata database already at PATH (refused when PATH holds other files).")
     var overwrite = false
 
+    @Flag(help: "Show the storage engine (keyspaces and records) instead of the object database.")
+    var storage = false
+
     @OptionGroup(title: "Encryption") var key: KeyFileOption
 
     static let batchSize = 1_000
@@ -53,6 +63,7 @@ struct Demo: ParsableCommand {
 
     func run() throws {
         try prepareDirectory()
+        if !storage { return try runObjectDemo() }
         var options = Store.Options()
         options.segmentSize = Self.segmentSize
         options.encryptionKey = try Output.reportingErrors { try key.key() }
@@ -123,6 +134,14 @@ struct Demo: ParsableCommand {
         try Output.reportingErrors { try store.close() }
         let tool = CommandLine.arguments.first ?? "strata"
         print("\nOK: demo passed. Check it again with `\(tool) verify \(path)`; see its figures with `\(tool) stats \(path)`.")
+    }
+
+    /// The object database's demo (ObjectDemo.swift).
+    private func runObjectDemo() throws {
+        print("demo: an object database in \(path)")
+        try Output.reportingErrors { try ObjectDemo(path: path, key: try key.key()).run() }
+        let tool = CommandLine.arguments.first ?? "strata"
+        print("\nOK: demo passed. See its schema with `\(tool) schema \(path)`; its dogs with `\(tool) inspect \(path) --class Dog`.")
     }
 
     /// Makes sure `path` is a directory the demo may fill: absent, empty, or (with

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Foundation
+import Strata
 import StrataStorage
 
 /// The exit codes `strata` uses. They are part of the tool's interface: scripts test them.
@@ -12,6 +13,9 @@ enum ToolExit {
     static let unsupportedFormat: Int32 = 3
     static let notFound: Int32 = 4
     static let invalidKey: Int32 = 5
+    /// Bad command-line usage: ArgumentParser's own code for a validation error, also used for
+    /// a class, property or `--where` predicate the database does not have.
+    static let usage: Int32 = 64
 
     /// The exit code for a storage error.
     static func code(for error: StrataError) -> Int32 {
@@ -20,6 +24,7 @@ enum ToolExit {
         case .unsupportedFormat: unsupportedFormat
         case .notFound: notFound
         case .invalidKey: invalidKey
+        case .invalidQuery: usage
         default: failure
         }
     }
@@ -29,7 +34,8 @@ enum ToolExit {
         Exit codes: 0 success; 1 any other error; 2 the database is corrupt (the message names \
         the file and byte offset); 3 a file has an unsupported format version; 4 no database at \
         the path; 5 the encryption key does not fit (wrong, missing, given for a database that \
-        is not encrypted, or not 64 bytes); 64 bad command-line usage.
+        is not encrypted, or not 64 bytes); 64 bad command-line usage (also an unknown class or \
+        property, or a --where predicate the tool cannot evaluate).
         """
 }
 
@@ -135,6 +141,13 @@ struct StatsReport: Encodable {
     var deadRatio: Double
     var lastSequence: UInt64
     var recoveryEvents: [String]
+    /// The objects of each class that is not embedded, in catalog order; nil without a catalog.
+    var objects: [ClassCount]?
+
+    struct ClassCount: Encodable {
+        var className: String
+        var count: Int
+    }
 
     init(path: String, statistics: StoreStatistics, recoveryEvents: [RecoveryEvent]) {
         self.path = path
@@ -164,8 +177,9 @@ struct StatsReport: Encodable {
             ("dead bytes", "\(Format.count(deadBytes)) (\(Format.bytes(deadBytes)), \(Format.percent(deadRatio)) dead)"),
             ("last sequence", Format.count(lastSequence)),
         ]
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { name, value in
+        let objectRows = (objects ?? []).map { ("objects of \($0.className)", Format.count($0.count)) }
+        let width = (rows + objectRows).map(\.0.count).max() ?? 0
+        return (rows + objectRows).map { name, value in
             name + String(repeating: " ", count: width - name.count + 2) + value
         }
     }

@@ -23,7 +23,7 @@ struct Verify: ParsableCommand {
             secondary-index entries match the objects exactly, both ways; embedded values name \
             embedded classes. Prints each problem to standard error ("problem: KIND: …") and \
             exits 2 when there is one; on success prints "OK: objects: …". A store without an \
-            object catalog (such as the demo's) has nothing to check at that level: a note says so.
+            object catalog (such as `demo --storage`'s) has nothing to check at that level: a note says so.
 
             \(ToolExit.help)
             """
