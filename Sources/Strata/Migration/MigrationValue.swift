@@ -46,9 +46,12 @@ indirect enum MigrationValue {
 
     /// The value as a migration block reads it: `Int` for every integer width, `Float`,
     /// `Double`, `Bool`, `String`, `Data`, `Date`, `Decimal128`, `UUID`, `ObjectId`, an
-    /// ``AnyValue`` for a mixed property, a ``MigrationObject`` for a link or an embedded
-    /// object, an array for a list or a set, a `[String: Any]` for a map; nil for null.
+    /// ``AnyValue`` for a mixed property (a ``MigrationObject`` for a link in it, and arrays
+    /// or dictionaries for its collections that hold one), a ``MigrationObject`` for a link or
+    /// an embedded object, an array for a list or a set, a `[String: Any]` for a map; nil for
+    /// null.
     func swiftValue(mixed: Bool) -> Any? {
+        if mixed, let value = anyValue { return value }
         switch self {
         case .scalar(.null), .object(nil): return nil
         case .scalar(let field): return mixed ? AnyValue._strataRead(field, nil) : Self.plain(field)
@@ -56,6 +59,21 @@ indirect enum MigrationValue {
         case .list(let elements), .set(let elements): return elements.map { $0.swiftValue(mixed: mixed) ?? Optional<Any>.none as Any }
         case .map(let entries):
             return Dictionary(entries.map { ($0.key, $0.value.swiftValue(mixed: mixed) ?? Optional<Any>.none as Any) }, uniquingKeysWith: { $1 })
+        }
+    }
+
+    /// A mixed value as an ``AnyValue``, when it holds no object (an ``AnyValue`` holds only
+    /// model objects, which a migration has none of): a list or a map of values, or a scalar.
+    private var anyValue: AnyValue? {
+        switch self {
+        case .scalar(let field): return AnyValue._strataRead(field, nil)
+        case .object: return nil
+        case .list(let elements), .set(let elements):
+            let values = elements.compactMap(\.anyValue)
+            return values.count == elements.count ? .list(values) : nil
+        case .map(let entries):
+            let values = entries.compactMap { entry in entry.value.anyValue.map { (entry.key, $0) } }
+            return values.count == entries.count ? .map(Dictionary(values, uniquingKeysWith: { $1 })) : nil
         }
     }
 
