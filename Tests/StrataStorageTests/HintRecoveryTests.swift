@@ -114,6 +114,44 @@ final class HintRecoveryTests: XCTestCase {
         XCTAssertNil(try recover(fileSystem).index[Keyspace(9)]?[StorageKey(UInt64(999))])
     }
 
+    // MARK: - Crashes
+
+    /// A crash at every sync point of a workload that rolls (so every roll's hint write and
+    /// hint sync is a crash point): each crash image opens from its hints exactly as by scan.
+    func testCrashAtEverySyncPointOpensFromHintsAsByScan() throws {
+        let batches = makeWorkload(commits: 80, seed: 7)
+        func run(_ fileSystem: MemoryFileSystem) {
+            guard let store = try? openStore(fileSystem) else { return }
+            for batch in batches where (try? store.commit(batch)) != nil {}
+            try? store.close()
+        }
+        let (clean, _) = crashingFileSystem(at: nil)
+        run(clean)
+        let syncs = clean.syncCount
+        XCTAssertGreaterThan(try hintPaths(clean).count, 3)
+        var hinted = 0
+        for point in 1...syncs {
+            let (fileSystem, images) = crashingFileSystem(at: point)
+            run(fileSystem)
+            for (policy, image) in images.withLock({ $0 }) {
+                let scanned = Result { try recover(try withoutHints(image)) }
+                let withHints = Result { try recover(image) }
+                switch (scanned, withHints) {
+                case (.success(let scanned), .success(let withHints)):
+                    XCTAssertEqual(withHints.index, scanned.index, "sync point \(point)/\(syncs), \(policy)")
+                    XCTAssertEqual(withHints.last, scanned.last, "sync point \(point)/\(syncs), \(policy)")
+                    if withHints.events.filter({ $0.kind == .hintIgnored }).count
+                        < scanned.events.filter({ $0.kind == .hintIgnored }).count { hinted += 1 }
+                case (.failure(let scanned), .failure(let withHints)):
+                    XCTAssertEqual((scanned as? StrataError)?.code, (withHints as? StrataError)?.code)
+                default:
+                    XCTFail("sync point \(point)/\(syncs), \(policy): by scan \(scanned), with hints \(withHints)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(hinted, syncs, "crash images should mostly open from hints")
+    }
+
     // MARK: - Fallbacks
 
     func assertFallsBack(
