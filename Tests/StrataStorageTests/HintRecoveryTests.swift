@@ -78,6 +78,20 @@ final class HintRecoveryTests: XCTestCase {
         XCTAssertTrue(hints.contains { $0.kind == .compacted })
     }
 
+    func testWriteCopyWritesAHintForEveryCompactedSegmentItWrites() throws {
+        let (fileSystem, model) = try closedStore(commits: 300, seed: 9)
+        let store = try openStore(fileSystem)
+        try store.writeCopy(toDirectory: "/copy", encryptionKey: nil)
+        try store.close()
+        let listed = try XCTUnwrap(Manifest.read(in: "/copy", fileSystem: fileSystem)).segments
+        let hints = try fileSystem.contentsOfDirectory("/copy").filter { $0.hasSuffix(".hint") }.sorted()
+        XCTAssertGreaterThan(listed.count, 2)
+        XCTAssertEqual(hints, listed.dropLast().map(HintFile.name(for:)).sorted())
+        let copy = try openStore(fileSystem, directory: "/copy", readOnly: true, openWithHints: true)
+        XCTAssertEqual(copy.recoveryEvents, [])
+        XCTAssertEqual(try contents(of: copy.snapshot()), model)
+    }
+
     // MARK: - Open with hints equals open by scan
 
     func testOpenWithHintsEqualsOpenByScanOverRandomWorkloads() throws {
