@@ -44,6 +44,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "StrataStorage", package: "Strata")]
         ),
         .executableTarget(
+            name: "HintFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "StrataStorage", package: "Strata")]
+        ),
+        .executableTarget(
             name: "PredicateFuzzer",
             dependencies: ["FuzzSupport", .product(name: "Strata", package: "Strata")]
         ),

@@ -13,7 +13,7 @@ public enum SweepChecksums {
     /// The checksum whose covered bytes hold `offset`, in the undamaged file `bytes`; nil for
     /// a byte of a checksum itself (a recomputed checksum would undo the damage).
     public static func span(covering offset: Int, in bytes: [UInt8], file: String) -> Span? {
-        let spans = file == "MANIFEST"
+        let spans = file == "MANIFEST" || file.hasSuffix(".hint")  // both end in a checksum of the rest
             ? [Span(crcOffset: bytes.count - 4, covered: 0..<(bytes.count - 4))]
             : segmentSpans(bytes)
         return spans.first { $0.covered.contains(offset) }

@@ -242,7 +242,10 @@ final class CompactionTests: XCTestCase {
         // The next open removes the replaced files as leftovers.
         let reopened = try openStore(fileSystem)
         XCTAssertEqual(Set(reopened.recoveryEvents.map(\.kind)), [.leftoverFileRemoved])
-        XCTAssertEqual(Set(reopened.recoveryEvents.map { ($0.file as NSString).lastPathComponent }), replaced)
+        let removed = Set(reopened.recoveryEvents.map { ($0.file as NSString).lastPathComponent })
+        XCTAssertEqual(removed.filter { $0.hasSuffix(".seg") }, replaced)
+        // and the hints of the replaced (sealed) segments
+        XCTAssertEqual(removed.filter { $0.hasSuffix(".hint") }, Set(replaced.map { $0.dropLast(4) + ".hint" }))
         XCTAssertEqual(try segmentFiles(fileSystem), listed)
         // A file that now lives under a replaced name (the old store no longer owns the
         // directory) must survive the old snapshot's release.

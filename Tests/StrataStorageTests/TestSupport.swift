@@ -5,7 +5,7 @@ import XCTest
 func openStore(
     _ fileSystem: any FileSystem, directory: String = "/db", segmentSize: Int = 4096,
     durability: Durability = .full, compressionThreshold: Int = 1024, readOnly: Bool = false,
-    salvage: Bool = false, encryptionKey: [UInt8]? = nil
+    salvage: Bool = false, encryptionKey: [UInt8]? = nil, openWithHints: Bool = false
 ) throws -> Store {
     var options = Store.Options()
     options.fileSystem = fileSystem
@@ -15,6 +15,7 @@ func openStore(
     options.readOnly = readOnly
     options.salvage = salvage
     options.encryptionKey = encryptionKey
+    options.openWithHints = openWithHints
     return try Store(directory: directory, options: options)
 }
 

@@ -1,7 +1,7 @@
 // A standalone driver of the storage workloads, for profilers (perf, valgrind) and for
 // measurements outside the benchmark harness (which preloads malloc and runtime interposers).
 //
-//   StorageProfile <put-none|put-full|get|reopen|memory|encryption|all> [records]
+//   StorageProfile <put-none|put-full|get|reopen|reopen-hints|memory|encryption|all> [records]
 //
 // Prints one line per workload: its rate or time. Only the named workload's measured part is
 // timed; preparing a store for get/reopen/memory happens first and is reported separately.
@@ -63,6 +63,27 @@ func runReopen() throws {
     }
 }
 
+/// Reopens of the same store, alternating a scan of every segment and an open from the sealed
+/// segments' hint files (`openWithHints`), three of each.
+func runReopenWithHints() throws {
+    try withStore { directory in
+        for _ in 0..<3 {
+            for hints in [false, true] {
+                var options = Workloads.options(durability: .none)
+                options.openWithHints = hints
+                var store: Store?
+                let time = try seconds { store = try Store(directory: directory, options: options) }
+                precondition(store!.statistics().keys == count)
+                let scanned = store!.recoveryEvents.filter { $0.kind == .hintIgnored }.count
+                try store!.close()
+                store = nil
+                print("reopen \(hints ? "with hints" : "by scan"): \(count) records in \(String(format: "%.1f", time * 1000)) ms"
+                    + (hints ? " (\(scanned) sealed segment(s) scanned for want of a hint)" : ""))
+            }
+        }
+    }
+}
+
 func runMemory() throws {
     let empty = Workloads.makeScratchDirectory("profile-empty")
     defer { Workloads.removeScratchDirectory(empty) }
@@ -82,6 +103,7 @@ case "put-none": try runPut(.none, label: "none")
 case "put-full": try runPut(.full, label: "full")
 case "get": try runGet()
 case "reopen": try runReopen()
+case "reopen-hints": try runReopenWithHints()
 case "memory": try runMemory()
 case "encryption": try runEncryption()
 case "all":
@@ -91,6 +113,6 @@ case "all":
     try runGet()
     try runReopen()
 default:
-    print("usage: StorageProfile <put-none|put-full|get|reopen|memory|encryption|all> [records]")
+    print("usage: StorageProfile <put-none|put-full|get|reopen|reopen-hints|memory|encryption|all> [records]")
     exit(2)
 }

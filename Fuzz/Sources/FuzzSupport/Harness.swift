@@ -28,6 +28,9 @@ public enum FuzzPath {
         let digits = String(number)
         return fuzzDirectory + "/" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".seg"
     }
+    public static func hint(_ number: Int) -> String {
+        String(segment(number).dropLast(4)) + ".hint"
+    }
 }
 
 /// Largest value the harness stores accept. The engine's default (256 MiB) is legitimate — zstd
@@ -255,6 +258,8 @@ public struct Fixtures: Sendable {
     public var rolledManifest: [UInt8]
     public var rolledSegment1: [UInt8]
     public var rolledSegment2: [UInt8]
+    /// 000001.hint of the rolled store: the hint its roll wrote for segment 1.
+    public var rolledHint1: [UInt8]
 
     public static let shared: Fixtures = {
         do { return try Fixtures() } catch { fatalError("fuzz fixtures: \(error)") }
@@ -279,6 +284,8 @@ public struct Fixtures: Sendable {
         rolledManifest = rolled.contents(of: FuzzPath.manifest)!
         rolledSegment1 = rolled.contents(of: FuzzPath.segment(1))!
         rolledSegment2 = rolled.contents(of: FuzzPath.segment(2)) ?? []
+        rolledHint1 = rolled.contents(of: FuzzPath.hint(1)) ?? []
+        precondition(!rolledHint1.isEmpty, "fuzz fixtures: the roll wrote no hint for segment 1")
         precondition(!rolledSegment2.isEmpty, "fuzz fixtures: the rolled store did not roll")
         precondition(emptySegment.count == SegmentHeader.size, "fuzz fixtures: a new store's segment is not its header alone")
         precondition(rolledSegment1.count > fuzzSegmentSize - 100, "fuzz fixtures: segment 1 is not nearly full")

@@ -323,6 +323,12 @@ extension Store {
                         try Store.takeSegmentNumber(&state), kind: .compacted, in: directory,
                         fileSystem: fileSystem, key: key, remover: remover, sync: false)
                 }
+            },
+            writeHint: { [remover, directory, fileSystem] segment, length in
+                // Only while the store holds the directory, as for `newSegment`.
+                try remover?.whileEnabled {
+                    try HintFile.write(for: segment, length: length, in: directory, fileSystem: fileSystem)
+                }
             })
     }
 }

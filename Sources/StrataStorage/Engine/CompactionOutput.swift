@@ -19,6 +19,8 @@ struct CompactionOutput {
         var remove: (String) -> Void
         /// Creates the next output segment (compacted, header written, not synced).
         var newSegment: () throws -> SegmentFile
+        /// Writes the hint of an output segment just sealed at the given length (HintFile+Write.swift).
+        var writeHint: (SegmentFile, Int) throws -> Void
     }
 
     let destination: Destination
@@ -90,6 +92,7 @@ struct CompactionOutput {
         for segment in finished + (current.map { [$0] } ?? []) {
             try? segment.file.close()
             destination.remove(segment.path)
+            destination.remove(String(segment.path.dropLast(4)) + ".hint")  // its hint, if written
         }
         finished.removeAll()
         tallies.removeAll()
@@ -110,6 +113,7 @@ struct CompactionOutput {
         guard let segment = current else { return }
         try flush()
         try SegmentWriter.seal(segment, atLength: written)
+        try destination.writeHint(segment, written)
         finished.append(segment)
         tallies.append(currentTally)
         current = nil

@@ -12,13 +12,15 @@
 //      every record's sequence must be above the last committed one. Damage in a sealed
 //      segment is corruption. Damage in the newest segment ends the log when a crash can
 //      explain it (a torn or zero-filled tail that no later synced commit covers).
+//    - A sealed segment whose hint file matches it is applied from the hint, not scanned
+//      (Recovery+Hint.swift); a missing or bad hint is a `.hintIgnored` event and a scan.
 //    - Every segment but the newest whose header records a sealed length must be at least that
 //      long (Format/SegmentHeader.swift): a cut where a record starts leaves whole records that
 //      pass every other check.
 //    The last listed segment must be a log segment, and no compacted segment may follow a log
 //    segment.
 // 3. Read-write only: cut the newest segment after its last commit and sync it, remove
-//    leftover files (MANIFEST.tmp, segments no manifest names: a compaction's output that was
+//    leftover files (MANIFEST.tmp, hints of segments not listed or of the newest one, segments no manifest names: a compaction's output that was
 //    never installed, or the segments an installed compaction replaced), create the first
 //    segment of a new store.
 //
@@ -117,7 +119,7 @@ struct Recovery {
         result.nextSegmentNumber = UInt64(numbers.max() ?? 0) + 1
         guard !options.readOnly else { return result }
 
-        try removeLeftovers(names: names, listed: Set(listed), into: &result)
+        try removeLeftovers(names: names, listed: Set(listed), newest: listed.last, into: &result)
         if manifest == nil {
             try createFirstSegment(into: &result)
         }
@@ -142,7 +144,9 @@ struct Recovery {
             return try scanCompactedSegment(segment, header: header, size: size, into: &result)
         }
         result.sawLogSegment = true
-        let scan = try indexLogRecords(of: segment, seal: segment.seal, size: size, into: &result)
+        let hint = isNewest ? nil : usableHint(for: segment, header: header, size: size, into: &result)
+        let scan = try hint.map { try applyHint($0, of: segment, into: &result) }
+            ?? indexLogRecords(of: segment, seal: segment.seal, size: size, into: &result)
         result.segments[number] = segment
         result.segmentOrder.append(number)
         var validEnd = size
@@ -293,6 +297,15 @@ struct Recovery {
         _ segment: SegmentFile, header: SegmentHeader, size: Int, into result: inout Result
     ) throws -> Bool {
         let number = segment.number
+        if let hint = usableHint(for: segment, header: header, size: size, into: &result) {
+            let scan = try applyHint(hint, of: segment, into: &result)
+            result.segments[number] = segment
+            result.segmentOrder.append(number)
+            result.compactedSegments.insert(number)
+            result.tallies[number] = SegmentTally(records: scan.records, bytes: size)
+            result.bytes += size
+            return true  // the hint matched the sealed length, so `checkSealedLength` holds
+        }
         var index = result.index
         result.index = KeyIndex()  // so that `index` is the only owner, changed in place
         let scan = try index.edit { index in
@@ -331,7 +344,9 @@ struct Recovery {
             file: segment.path, offset: damage.offset)
     }
 
-    private func removeLeftovers(names: [String], listed: Set<UInt32>, into result: inout Result) throws {
+    private func removeLeftovers(
+        names: [String], listed: Set<UInt32>, newest: UInt32?, into result: inout Result
+    ) throws {
         var removed = false
         for name in names {
             let path = joinPath(directory, name)
@@ -341,6 +356,12 @@ struct Recovery {
                 result.events.append(RecoveryEvent(
                     kind: .leftoverFileRemoved, file: path, offset: 0, byteCount: 0,
                     message: "removed a manifest left half-installed by a crash"))
+            } else if let number = HintFile.number(fromName: name), !listed.contains(number) || number == newest {
+                try fileSystem.removeFile(path)
+                removed = true
+                result.events.append(RecoveryEvent(
+                    kind: .leftoverFileRemoved, file: path, offset: 0, byteCount: 0,
+                    message: "removed a hint of a segment that is not sealed or not listed (left by a crash)"))
             } else if let number = SegmentFile.number(fromName: name), !listed.contains(number) {
                 try fileSystem.removeFile(path)
                 removed = true

@@ -16,6 +16,9 @@ public struct RecoveryEvent: Sendable, Hashable, CustomStringConvertible {
         case leftoverFileRemoved
         /// Salvage mode: a corrupt segment was cut at the damage; later data was not read.
         case salvagedCorruption
+        /// A sealed segment's hint file was missing, damaged, or did not match the segment: the
+        /// segment was scanned instead (the index is the same either way).
+        case hintIgnored
     }
 
     /// What kind of event.

@@ -133,7 +133,8 @@ private struct SnapshotCopier {
 
     /// Removes every file the copy created (best effort), then syncs the directory.
     func removeFiles() {
-        for path in created.paths + [joinPath(directory, Manifest.temporaryName)] where fileSystem.exists(path) {
+        let hints = created.paths.map { String($0.dropLast(4)) + ".hint" }  // each segment's, if written
+        for path in created.paths + hints + [joinPath(directory, Manifest.temporaryName)] where fileSystem.exists(path) {
             try? fileSystem.removeFile(path)
         }
         try? fileSystem.syncDirectory(directory)
@@ -143,7 +144,10 @@ private struct SnapshotCopier {
         CompactionOutput.Destination(
             directory: directory, fileSystem: fileSystem, segmentSize: segmentSize, key: key,
             remove: { [fileSystem] path in try? fileSystem.removeFile(path) },
-            newSegment: { [self] in try newSegment(kind: .compacted, sync: false) })
+            newSegment: { [self] in try newSegment(kind: .compacted, sync: false) },
+            writeHint: { [self] segment, length in
+                try HintFile.write(for: segment, length: length, in: directory, fileSystem: fileSystem)
+            })
     }
 
     /// Creates the copy's next segment, numbered from 1.

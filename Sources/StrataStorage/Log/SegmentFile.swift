@@ -46,7 +46,10 @@ final class SegmentFile: Sendable {
 
     deinit {
         try? file.close()
-        if obsolete.load(ordering: .acquiring) { remover?.remove(path) }
+        if obsolete.load(ordering: .acquiring) {
+            remover?.remove(path)
+            remover?.remove(String(path.dropLast(4)) + ".hint")  // its hint (HintFile.swift), if any
+        }
     }
 
     /// `000042.seg`
@@ -92,6 +95,15 @@ final class SegmentRemover: Sendable {
     }
 
     /// Stops all further unlinks. Call before releasing the directory lock.
+    /// Runs `body` only while removal is enabled (the store still holds the directory), and
+    /// keeps `disable()` waiting until it returns.
+    func whileEnabled(_ body: () throws -> Void) throws {
+        try enabled.withLock { enabled in
+            guard enabled else { throw StrataError(.closed, "the store was closed") }
+            try body()
+        }
+    }
+
     func disable() {
         enabled.withLock { $0 = false }
     }

@@ -2,12 +2,13 @@
 // harnesses without libFuzzer. An ordinary program; build it without the fuzzer flags:
 //
 //   swift run MakeSeeds [CorpusDir]          write Corpus/SegmentFuzzer/*, Corpus/ManifestFuzzer/*,
-//                                            Corpus/PredicateFuzzer/*, Corpus/OpsFuzzer/* and
-//                                            Corpus/EvaluatorFuzzer/* (default ./Corpus), then
+//                                            Corpus/PredicateFuzzer/*, Corpus/OpsFuzzer/*,
+//                                            Corpus/EvaluatorFuzzer/* and Corpus/HintFuzzer/*
+//                                            (default ./Corpus), then
 //                                            replay every seed
 //   swift run MakeSeeds --replay TARGET FILE… run each FILE through TARGET's harness
 //                                            (SegmentFuzzer, ManifestFuzzer, PredicateFuzzer,
-//                                            OpsFuzzer or EvaluatorFuzzer); traps on a bug
+//                                            OpsFuzzer, EvaluatorFuzzer or HintFuzzer); traps on a bug
 //
 // Store seeds are made through the public API of StrataStorage (real stores on a
 // MemoryFileSystem), then cut, padded or damaged. Each starts with the mode byte its target reads
@@ -271,6 +272,25 @@ let predicateSeeds: [(String, [UInt8])] = [
     ("thing-key-argument", predicate("%K BETWEEN %@", thing: true, Pool.priceName, Pool.mixed)),
 ]
 
+// MARK: - Hints
+
+/// The rolled store's hint for segment 1 with its entries cut to none (count 0, checksum left
+/// for mode bit 1 to repair).
+let emptyHint: [UInt8] = {
+    var bytes = Array(fixtures.rolledHint1.prefix(64)) + [0, 0, 0, 0]
+    bytes.storeLE(UInt32(0), at: 60)
+    return bytes
+}()
+
+let hintSeeds: [(String, [UInt8])] = [
+    ("rolled-hint-matched-repaired", [0x03] + fixtures.rolledHint1),
+    ("rolled-hint-as-written", [0x00] + fixtures.rolledHint1),
+    ("rolled-hint-unrepaired-match", [0x01] + fixtures.rolledHint1),
+    ("no-entries-repaired", [0x03] + emptyHint),
+    ("cut-in-header", [0x00] + fixtures.rolledHint1.prefix(40)),
+    ("empty", [0x03]),
+]
+
 // MARK: - Main
 
 func replay(_ target: String, _ input: [UInt8]) -> CInt {
@@ -280,7 +300,8 @@ func replay(_ target: String, _ input: [UInt8]) -> CInt {
     case "PredicateFuzzer": return runPredicateInput(input)
     case "OpsFuzzer": return runOpsInput(input)
     case "EvaluatorFuzzer": return runEvaluatorInput(input)
-    default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer, PredicateFuzzer, OpsFuzzer or EvaluatorFuzzer")
+    case "HintFuzzer": return runHintInput(input)
+    default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer, PredicateFuzzer, OpsFuzzer, EvaluatorFuzzer or HintFuzzer")
     }
 }
 
@@ -300,7 +321,7 @@ struct MakeSeeds {
         let corpus = arguments.first ?? "Corpus"
         for (target, seeds) in [
             ("SegmentFuzzer", segmentSeeds), ("ManifestFuzzer", manifestSeeds), ("PredicateFuzzer", predicateSeeds),
-            ("OpsFuzzer", opsSeeds), ("EvaluatorFuzzer", evaluatorSeeds),
+            ("OpsFuzzer", opsSeeds), ("EvaluatorFuzzer", evaluatorSeeds), ("HintFuzzer", hintSeeds),
         ] {
             let directory = corpus + "/" + target
             makeDirectory(directory)
