@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The background compactor of one open writable store (docs/design.md, "Background
+// compaction"): a dedicated thread that sleeps until asked (`request()`: at open and after each
+// segment seal), asks its store whether the policy wants a compaction, and runs it with a pacer
+// that publishes progress, yields while commits queue, and stops the run when asked to.
+//
+// A thread, not a Task: compaction is blocking file I/O under the engine's pthread locks
+// (docs/design.md, "Locks"), which must not occupy the cooperative pool's few threads.
+//
+// The thread holds its store weakly, and strongly only while one run lasts, so a store that
+// nothing else holds goes away and stops its compactor from `deinit` (on the compactor's own
+// thread, then the thread is detached and ends after that run).
+//
+// Thread-safe: every field is guarded by `lock`, which is a leaf (never held while taking
+// another lock, nor while compacting).
+
+final class BackgroundCompactor: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private weak var store: Store?
+    private var thread: pthread_t?
+    /// A run was asked for and has not started.
+    private var pending = false
+    /// The thread is evaluating or running a compaction.
+    private var busy = false
+    private var stopping = false
+    /// The thread has left its loop.
+    private var exited = false
+    /// Someone is joining the thread (or it was detached).
+    private var reaped = false
+    private var status = BackgroundCompactionStatus()
+
+    /// The longest a pacer call waits for queued commits before copying the next slice.
+    static let longestYield: Duration = .milliseconds(20)
+
+    /// Starts the thread for `store` and asks for a first run.
+    /// - Throws: ``StrataError`` `.io` when the thread cannot be created.
+    func start(for store: Store) throws {
+        lock.withLock {
+            self.store = store
+            pending = true
+        }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<BackgroundCompactor>.fromOpaque(context).takeRetainedValue().loop()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<BackgroundCompactor>.fromOpaque(context).release()
+            lock.withLock { exited = true }
+            throw StrataError(.io, "the background compactor's thread could not be started", errno: result)
+        }
+        lock.withLock { self.thread = thread }
+    }
+
+    /// Asks for a run (coalesced with one already asked for). Never blocks on a compaction.
+    func request() {
+        lock.withLock {
+            guard !stopping else { return }
+            pending = true
+            lock.broadcast()
+        }
+    }
+
+    /// Stops the thread: a running compaction stops at its next slice (leaving the store as it
+    /// was) or, past its copy, finishes its install; then the thread ends. Returns once it has
+    /// ended, except when called on the compactor's own thread (from the store's `deinit`):
+    /// the thread is then detached and ends as this call's caller returns.
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        guard let thread else {
+            lock.unlock()
+            return
+        }
+        if pthread_equal(thread, pthread_self()) != 0 {
+            if !reaped { reaped = true; pthread_detach(thread) }
+            lock.unlock()
+            return
+        }
+        if reaped {
+            while !exited { lock.wait() }
+            lock.unlock()
+            return
+        }
+        reaped = true
+        lock.unlock()
+        pthread_join(thread, nil)
+    }
+
+    /// What the compactor is doing and has done.
+    var currentStatus: BackgroundCompactionStatus { lock.withLock { status } }
+
+    /// Waits until no run is asked for or under way (or the compactor stopped).
+    func waitUntilIdle() {
+        lock.withLock { while (pending || busy) && !exited { lock.wait() } }
+    }
+
+    private func loop() {
+        while runOnce() {
+            // The store is no longer held here: a caller that waited for idleness and drops
+            // its last reference runs the store's `deinit` (and joins) on its own thread.
+            lock.withLock {
+                busy = false
+                lock.broadcast()
+            }
+        }
+        lock.withLock {
+            exited = true
+            lock.broadcast()
+        }
+    }
+
+    /// Waits for a request and runs it; false when stopping.
+    private func runOnce() -> Bool {
+        guard let store = nextRun() else { return false }
+        store.runBackgroundCompaction(self)
+        return true
+    }
+
+    /// Waits for a request; returns the store to run for, or nil when stopping (or the store
+    /// is gone).
+    private func nextRun() -> Store? {
+        lock.withLock {
+            while !pending && !stopping { lock.wait() }
+            guard !stopping, let store else { return nil }
+            pending = false
+            busy = true
+            return store
+        }
+    }
+
+    // MARK: Called by the run (Store+BackgroundCompaction.swift), on the compactor's thread.
+
+    func began(copying total: Int) {
+        lock.withLock {
+            status.isRunning = true
+            status.bytesDone = 0
+            status.bytesTotal = total
+        }
+    }
+
+    /// The pacer: records progress; throws when stopping; while `commitsWaiting()`, waits in
+    /// short sleeps for at most `longestYield`.
+    func pace(bytesCopied: Int, commitsWaiting: () -> Bool) throws {
+        try checkStopping(bytesCopied: bytesCopied)
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.longestYield
+        while commitsWaiting(), clock.now < deadline {
+            usleep(200)
+            try checkStopping(bytesCopied: bytesCopied)
+        }
+    }
+
+    private func checkStopping(bytesCopied: Int) throws {
+        let stop = lock.withLock {
+            status.bytesDone = min(bytesCopied, status.bytesTotal)
+            return stopping
+        }
+        if stop { throw StrataError(.closed, "the background compaction was stopped: the store is closing") }
+    }
+
+    func finished(_ report: CompactionReport) {
+        lock.withLock {
+            status.isRunning = false
+            status.bytesDone = status.bytesTotal
+            status.completedRuns += 1
+            status.lastReport = report
+        }
+    }
+
+    /// Records a failed run; returns whether to report it (not when the run was stopped).
+    func failed(_ error: StrataError) -> Bool {
+        lock.withLock {
+            status.isRunning = false
+            guard !stopping else { return false }
+            status.failedRuns += 1
+            status.lastFailure = error
+            return true
+        }
+    }
+}
