@@ -88,8 +88,11 @@ final class BackgroundCompactionTests: XCTestCase {
         var dropped: Store? = try openStore(MemoryFileSystem())
         for batch in makeWorkload(commits: 100, seed: 63) { try dropped?.commit(batch) }
         XCTAssertEqual(try threadCount(), before + 1)
-        dropped?.waitForBackgroundCompaction()
         dropped = nil
+        // Dropped while idle or mid-run: `deinit` joins the thread, or (when a run's own
+        // retains were the last) runs on it and the thread ends as that run returns.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try threadCount() > before, ContinuousClock.now < deadline { usleep(1000) }
         XCTAssertEqual(try threadCount(), before, "deinit ends the thread")
     }
 
@@ -103,12 +106,20 @@ final class BackgroundCompactionTests: XCTestCase {
             apply(batch, to: &model)
         }
         try setup.close()
-        // The first compacted segment (numbered above every file) fails its sync once.
+        // The next seal takes the number above every file for the new log segment, and the
+        // compaction it asks for the one after: that compacted segment fails its sync once.
         let highest = try memory.contentsOfDirectory("/db").compactMap(SegmentFile.number(fromName:)).max() ?? 0
         let faulty = FaultInjectingFileSystem(wrapping: memory)
-        faulty.inject(.failSync(pathContains: SegmentFile.name(for: highest + 1), times: 1))
+        faulty.inject(.failSync(pathContains: SegmentFile.name(for: highest + 2), times: 1))
         let failures = Locked<[StrataError]>([])
         let store = try openStore(faulty) { error in failures.withLock { $0.append(error) } }
+        store.waitForBackgroundCompaction()
+        XCTAssertEqual(store.backgroundCompaction.completedRuns + store.backgroundCompaction.failedRuns, 0,
+                       "nothing runs before a seal")
+        var big = WriteBatch()
+        big.put([UInt8](repeating: 7, count: 3000), forKey: StorageKey("seal"), in: Keyspace(3))
+        try store.commit(big)
+        apply(big, to: &model)
         store.waitForBackgroundCompaction()
         XCTAssertEqual(failures.withLock { $0.count }, 1, "the failure is reported once")
         XCTAssertEqual(failures.withLock { $0.first?.code }, .io)

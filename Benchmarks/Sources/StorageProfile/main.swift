@@ -2,6 +2,7 @@
 // measurements outside the benchmark harness (which preloads malloc and runtime interposers).
 //
 //   StorageProfile <put-none|put-full|get|reopen|memory|encryption|all> [records]
+//   StorageProfile background [megabytes]   (BackgroundCompaction.swift)
 //
 // Prints one line per workload: its rate or time. Only the named workload's measured part is
 // timed; preparing a store for get/reopen/memory happens first and is reported separately.
@@ -84,6 +85,7 @@ case "get": try runGet()
 case "reopen": try runReopen()
 case "memory": try runMemory()
 case "encryption": try runEncryption()
+case "background": try runBackground(megabytes: arguments.count > 2 ? Int(arguments[2])! : 1024)
 case "all":
     try runMemory()
     try runPut(.none, label: "none")
@@ -91,6 +93,6 @@ case "all":
     try runGet()
     try runReopen()
 default:
-    print("usage: StorageProfile <put-none|put-full|get|reopen|memory|encryption|all> [records]")
+    print("usage: StorageProfile <put-none|put-full|get|reopen|memory|encryption|background|all> [records]")
     exit(2)
 }

@@ -7,23 +7,28 @@ import Darwin
 #endif
 
 // The background compactor of one open writable store (docs/design.md, "Background
-// compaction"): a dedicated thread that sleeps until asked (`request()`: at open and after each
-// segment seal), asks its store whether the policy wants a compaction, and runs it with a pacer
+// compaction"): a dedicated thread that sleeps until asked (`request()`: after each segment
+// seal), asks its store whether the policy wants a compaction, and runs it with a pacer
 // that publishes progress, yields while commits queue, and stops the run when asked to.
 //
 // A thread, not a Task: compaction is blocking file I/O under the engine's pthread locks
 // (docs/design.md, "Locks"), which must not occupy the cooperative pool's few threads.
 //
-// The thread holds its store weakly, and strongly only while one run lasts, so a store that
-// nothing else holds goes away and stops its compactor from `deinit` (on the compactor's own
-// thread, then the thread is detached and ends after that run).
+// The thread does not own its store (an unretained reference): dropping the last reference
+// runs the store's `deinit` on the dropping thread, which stops the compactor and joins it
+// (waiting for at most one slice of a copy, or the rest of an install) before the store's
+// fields go. A run starts only while `stopping` is false, checked under `lock`, so the store
+// outlives every run. (Inside a run, the compaction's own closures retain the store for a
+// moment; should the last outside reference go just then, `deinit` runs on this thread when
+// they let go: `stop()` then detaches the thread, which ends as that run returns.)
 //
 // Thread-safe: every field is guarded by `lock`, which is a leaf (never held while taking
 // another lock, nor while compacting).
 
 final class BackgroundCompactor: @unchecked Sendable {
     private let lock = ConditionLock()
-    private weak var store: Store?
+    /// Unretained: see the top of the file. Set once, before the thread starts.
+    private var store: Unmanaged<Store>?
     private var thread: pthread_t?
     /// A run was asked for and has not started.
     private var pending = false
@@ -39,13 +44,12 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// The longest a pacer call waits for queued commits before copying the next slice.
     static let longestYield: Duration = .milliseconds(20)
 
-    /// Starts the thread for `store` and asks for a first run.
+    /// Starts the thread for `store`; it waits for the first `request()`. (No run at open: a
+    /// store opened and dropped at once must release its `LOCK` on the dropping thread, and
+    /// the open-time decision is the object layer's `shouldCompactOnLaunch`.)
     /// - Throws: ``StrataError`` `.io` when the thread cannot be created.
     func start(for store: Store) throws {
-        lock.withLock {
-            self.store = store
-            pending = true
-        }
+        lock.withLock { self.store = Unmanaged.passUnretained(store) }
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { context in
@@ -107,8 +111,6 @@ final class BackgroundCompactor: @unchecked Sendable {
 
     private func loop() {
         while runOnce() {
-            // The store is no longer held here: a caller that waited for idleness and drops
-            // its last reference runs the store's `deinit` (and joins) on its own thread.
             lock.withLock {
                 busy = false
                 lock.broadcast()
@@ -123,13 +125,12 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// Waits for a request and runs it; false when stopping.
     private func runOnce() -> Bool {
         guard let store = nextRun() else { return false }
-        store.runBackgroundCompaction(self)
+        store._withUnsafeGuaranteedRef { $0.runBackgroundCompaction(self) }
         return true
     }
 
-    /// Waits for a request; returns the store to run for, or nil when stopping (or the store
-    /// is gone).
-    private func nextRun() -> Store? {
+    /// Waits for a request; returns the store to run for, or nil when stopping.
+    private func nextRun() -> Unmanaged<Store>? {
         lock.withLock {
             while !pending && !stopping { lock.wait() }
             guard !stopping, let store else { return nil }
