@@ -77,6 +77,21 @@ final class BackgroundCompactionTests: XCTestCase {
         XCTAssertNotEqual(try Manifest.read(in: "/db", fileSystem: fileSystem)?.version, 2)
     }
 
+    func testScheduleChecksThePolicyWithoutASeal() throws {
+        let memory = MemoryFileSystem()
+        let setup = try openStore(memory, policy: .manual)
+        for batch in makeWorkload(commits: 200, seed: 66) { try setup.commit(batch) }
+        let model = try contents(of: setup.snapshot())
+        try setup.close()
+        let store = try openStore(memory)
+        store.waitForBackgroundCompaction()
+        XCTAssertEqual(store.backgroundCompaction.completedRuns, 0, "nothing runs at open")
+        store.scheduleBackgroundCompaction()
+        store.waitForBackgroundCompaction()
+        XCTAssertEqual(store.backgroundCompaction.completedRuns, 1)
+        XCTAssertEqual(try contents(of: store.snapshot()), model)
+    }
+
     func testCloseAndDeinitLeaveNoThreadBehind() throws {
         let before = try threadCount()
         let store = try openStore(MemoryFileSystem())

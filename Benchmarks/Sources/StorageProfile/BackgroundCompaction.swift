@@ -4,8 +4,8 @@
 //   StorageProfile background [megabytes]   (default 1024: the store's size before compaction)
 //
 // The store: k keys with 1 KiB values, each written twice (so half of it is dead), with 64 MiB
-// segments and `.none` durability, closed; reopened with an eager automatic policy, whose first
-// run starts at open.
+// segments and `.none` durability, closed; reopened with an eager automatic policy and
+// `scheduleBackgroundCompaction()`.
 
 import Foundation
 import StorageWorkloads
@@ -104,6 +104,7 @@ func runBackground(megabytes: Int) throws {
     try idleStore.close()
 
     let store = try Store(directory: directory, options: backgroundOptions(eager))
+    store.scheduleBackgroundCompaction()
     let during = try timedPointReads(store, keys: keys, reads: 10_000_000) { store.backgroundCompaction.completedRuns > 0 }
     store.waitForBackgroundCompaction()
     let status = store.backgroundCompaction
@@ -125,6 +126,7 @@ func runBackground(megabytes: Int) throws {
     try off.close()
     try prepare()
     let on = try Store(directory: directory, options: backgroundOptions(eager))
+    on.scheduleBackgroundCompaction()
     let onRate = try insertRate(on, first: keys, count: inserts)
     let ranDuring = on.backgroundCompaction.isRunning || on.backgroundCompaction.completedRuns > 0
     on.waitForBackgroundCompaction()

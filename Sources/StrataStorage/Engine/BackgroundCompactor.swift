@@ -150,14 +150,20 @@ final class BackgroundCompactor: @unchecked Sendable {
         }
     }
 
-    /// The pacer: records progress; throws when stopping; while `commitsWaiting()`, waits in
-    /// short sleeps for at most `longestYield`.
-    func pace(bytesCopied: Int, commitsWaiting: () -> Bool) throws {
+    /// The pacer: records progress; throws when stopping; while commits come (one queued or
+    /// being written, or `sequence()` moved during the last 200 µs sleep), waits in such
+    /// sleeps for at most `longestYield`.
+    func pace(bytesCopied: Int, commitsWaiting: () -> Bool, sequence: () -> UInt64) throws {
         try checkStopping(bytesCopied: bytesCopied)
         let clock = ContinuousClock()
         let deadline = clock.now + Self.longestYield
-        while commitsWaiting(), clock.now < deadline {
+        var last = sequence()
+        while clock.now < deadline {
+            let busy = commitsWaiting()
             usleep(200)
+            let now = sequence()
+            guard busy || now != last else { break }
+            last = now
             try checkStopping(bytesCopied: bytesCopied)
         }
     }

@@ -12,6 +12,16 @@ extension Store {
         backgroundCompactor?.currentStatus ?? BackgroundCompactionStatus()
     }
 
+    /// Asks the background compactor to check its policy now, as it does after each segment
+    /// seal, and to compact when the policy says so; returns at once (coalesced with a request
+    /// not yet taken up). Does nothing with ``CompactionPolicy/manual`` or read-only.
+    ///
+    /// Thread safety: may be called from any thread.
+    /// - Complexity: O(1) here; the check runs on the compactor's thread.
+    public func scheduleBackgroundCompaction() {
+        backgroundCompactor?.request()
+    }
+
     /// Waits until the background compactor has nothing asked of it and nothing under way.
     /// Returns at once when there is none.
     @_spi(Testing) public func waitForBackgroundCompaction() {
@@ -25,8 +35,8 @@ extension Store {
         guard let liveBytes = liveBytesIfCompactionIsDue() else { return }
         compactor.began(copying: liveBytes)
         do {
-            let report = try compact { [commitQueue] bytes in
-                try compactor.pace(bytesCopied: bytes, commitsWaiting: { commitQueue.isBusy })
+            let report = try compact { bytes in
+                try compactor.pace(bytesCopied: bytes, commitsWaiting: { commitQueue.isBusy }, sequence: { sequence })
             }
             compactor.finished(report)
         } catch {
