@@ -98,7 +98,8 @@ final class BackgroundCompactionTests: XCTestCase {
         XCTAssertEqual(try threadCount(), before + 1, "one compactor thread per store")
         for batch in makeWorkload(commits: 100, seed: 62) { try store.commit(batch) }
         try store.close()
-        XCTAssertEqual(try threadCount(), before, "close() ends the thread")
+        // At most: a thread of the test runner may also have ended meanwhile.
+        XCTAssertLessThanOrEqual(try threadCount(), before, "close() ends the thread")
 
         var dropped: Store? = try openStore(MemoryFileSystem())
         for batch in makeWorkload(commits: 100, seed: 63) { try dropped?.commit(batch) }
@@ -108,7 +109,7 @@ final class BackgroundCompactionTests: XCTestCase {
         // retains were the last) runs on it and the thread ends as that run returns.
         let deadline = ContinuousClock.now + .seconds(10)
         while try threadCount() > before, ContinuousClock.now < deadline { usleep(1000) }
-        XCTAssertEqual(try threadCount(), before, "deinit ends the thread")
+        XCTAssertLessThanOrEqual(try threadCount(), before, "deinit ends the thread")
     }
 
     func testFailureIsReportedAndTheNextRunRetries() throws {
