@@ -5,4 +5,5 @@
 
 @_exported import struct StrataStorage.StrataError
 @_exported import struct StrataStorage.CompactionReport
+@_exported import enum StrataStorage.CompactionPolicy
 @_exported import enum StrataStorage.Durability

@@ -1,7 +1,10 @@
 // The child process of the SIGKILL tests: runs the seeded kill workload against a database in
 // a real directory (durability .full) until it is killed or reaches its last commit.
 //
-//   StrataKillWriter DIRECTORY SEED SEGMENT-SIZE COMPACT-EVERY LAST-COMMIT
+//   StrataKillWriter DIRECTORY SEED SEGMENT-SIZE COMPACT-EVERY LAST-COMMIT [background]
+//
+// With `background`, the store's background compactor runs too, with an eager policy (a fifth
+// of 16 sealed segments dead), besides the compactions every COMPACT-EVERY commits.
 //
 // It reopens the directory, reads the number k of the last commit it holds, rebuilds the
 // workload's state after k commits without the database, and goes on from commit k + 1. One
@@ -27,14 +30,17 @@ func report(_ line: String) {
 }
 
 func run(_ arguments: [String]) throws {
-    guard arguments.count == 6, let seed = UInt64(arguments[2]), let segmentSize = Int(arguments[3]),
+    let background = arguments.count == 7 && arguments[6] == "background"
+    guard arguments.count == 6 || background, let seed = UInt64(arguments[2]), let segmentSize = Int(arguments[3]),
         let compactEvery = Int(arguments[4]), let lastCommit = Int(arguments[5]), compactEvery > 0
     else {
-        throw StrataError(.invalidArgument, "usage: StrataKillWriter DIRECTORY SEED SEGMENT-SIZE COMPACT-EVERY LAST-COMMIT")
+        throw StrataError(.invalidArgument, "usage: StrataKillWriter DIRECTORY SEED SEGMENT-SIZE COMPACT-EVERY LAST-COMMIT [background]")
     }
     var configuration = Database.Configuration(
         directory: URL(fileURLWithPath: arguments[1]), objectTypes: killObjectTypes, durability: .full)
     configuration.storageOptions.segmentSize = segmentSize
+    configuration.compaction = background
+        ? .automatic(minimumDeadRatio: 0.2, minimumBytes: 16 * segmentSize) : .manual
     let db = try Database(configuration: configuration)
     let start = db.object(ofType: KillProgress.self, forPrimaryKey: 0)?.commit ?? 0
     var state = KillState.replayed(seed: seed, through: start)

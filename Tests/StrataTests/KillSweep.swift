@@ -30,6 +30,9 @@ struct KillSweep {
     let directory: URL
     var segmentSize = 4096
     var compactEvery = 8
+    /// Whether the writer's background compactor runs (besides its compactions every
+    /// `compactEvery` commits).
+    var backgroundCompaction = false
 
     /// Kills the writer `kills` times.
     /// - Returns: the tally, or the first failure (naming the seed and kill number).
@@ -79,7 +82,7 @@ struct KillSweep {
     private func runChild(killAt moment: KillMoment, from verified: Int) throws -> [KillWriterProcess.Event] {
         let child = try KillWriterProcess(
             directory: directory, seed: seed, segmentSize: segmentSize, compactEvery: compactEvery,
-            lastCommit: 1_000_000)
+            lastCommit: 1_000_000, backgroundCompaction: backgroundCompaction)
         switch moment {
         case .afterCommits(let count, let delay):
             child.waitFor(timeout: 20) { if case .committed(let n, _) = $0 { n >= verified + count } else { false } }

@@ -16,10 +16,15 @@ struct KillWriterProcess {
 
     /// Starts the child on `directory` with the workload of `seed`.
     /// - Throws: when the process cannot be started.
-    init(directory: URL, seed: UInt64, segmentSize: Int, compactEvery: Int, lastCommit: Int) throws {
+    /// With `backgroundCompaction`, the child's store runs its background compactor too.
+    init(
+        directory: URL, seed: UInt64, segmentSize: Int, compactEvery: Int, lastCommit: Int,
+        backgroundCompaction: Bool = false
+    ) throws {
         child = try ChildProcess(
             executable: "StrataKillWriter",
-            arguments: [directory.path, "\(seed)", "\(segmentSize)", "\(compactEvery)", "\(lastCommit)"])
+            arguments: [directory.path, "\(seed)", "\(segmentSize)", "\(compactEvery)", "\(lastCommit)"]
+                + (backgroundCompaction ? ["background"] : []))
     }
 
     static func parse(_ line: String) -> Event {

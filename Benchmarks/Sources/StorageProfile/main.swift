@@ -2,6 +2,7 @@
 // measurements outside the benchmark harness (which preloads malloc and runtime interposers).
 //
 //   StorageProfile <put-none|put-full|get|reopen|reopen-hints|memory|encryption|all> [records]
+//   StorageProfile background [megabytes]   (BackgroundCompaction.swift)
 //
 // Prints one line per workload: its rate or time. Only the named workload's measured part is
 // timed; preparing a store for get/reopen/memory happens first and is reported separately.
@@ -106,6 +107,7 @@ case "reopen": try runReopen()
 case "reopen-hints": try runReopenWithHints()
 case "memory": try runMemory()
 case "encryption": try runEncryption()
+case "background": try runBackground(megabytes: arguments.count > 2 ? Int(arguments[2])! : 1024)
 case "all":
     try runMemory()
     try runPut(.none, label: "none")
@@ -113,6 +115,6 @@ case "all":
     try runGet()
     try runReopen()
 default:
-    print("usage: StorageProfile <put-none|put-full|get|reopen|reopen-hints|memory|encryption|all> [records]")
+    print("usage: StorageProfile <put-none|put-full|get|reopen|reopen-hints|memory|encryption|background|all> [records]")
     exit(2)
 }

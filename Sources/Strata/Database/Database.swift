@@ -74,6 +74,9 @@ public final class Database {
         /// files and the bytes its live objects use. Compaction is online (see
         /// ``Database/compact()``). Default nil (never).
         public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+        /// When the database compacts itself in the background (``CompactionPolicy``). Default
+        /// ``CompactionPolicy/default``; `.manual` leaves it to ``Database/compact()``.
+        public var compaction: CompactionPolicy = .default
         /// The most versions that may be kept alive at once (the latest and those frozen
         /// databases, objects and results read), as Realm's `maximumNumberOfActiveVersions`: a
         /// write that would make more throws ``StrataError`` `.tooManyActiveVersions`. Old
@@ -187,6 +190,7 @@ public final class Database {
         let schemas = try SchemaSet(configuration.objectTypes)
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
+        options.compaction = configuration.compaction
         if let key = configuration.encryptionKey { options.encryptionKey = Array(key) }
         let directory = try configuration.prepareStore(&options)
         let shared = try SharedStore.open(directory: directory, options: options)

@@ -23,6 +23,9 @@ final class CommitQueue: @unchecked Sendable {
     /// The most bytes one group gathers before it is written.
     private let groupByteLimit = 4 << 20
 
+    /// Whether a commit is queued or being written (the background compactor yields then).
+    var isBusy: Bool { lock.withLock { !queue.isEmpty } }
+
     /// Queues `batch` and returns its result; runs `lead` when this committer becomes the
     /// leader. `lead` gets the group (this committer's ticket first) and must set every
     /// ticket's result.

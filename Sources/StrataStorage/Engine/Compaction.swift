@@ -75,8 +75,21 @@ extension Store {
         if options.readOnly {
             throw StrataError(.readOnly, "the store was opened read-only", file: directory)
         }
-        return try compaction.withLock { _ in try compactExclusively() }
+        return try compaction.withLock { _ in try compactExclusively(pacer: { _ in }) }
     }
+
+    /// Called by a compaction while it copies, about every `compactionPaceBytes` of live
+    /// records, with the bytes copied so far; may wait (to yield to commits) or throw (to stop
+    /// the compaction, which then leaves the store as it was).
+    typealias CompactionPacer = (_ bytesCopied: Int) throws -> Void
+
+    /// ``compact()`` calling `pacer` as it copies (the background compactor's entry).
+    func compact(pacer: CompactionPacer) throws -> CompactionReport {
+        try compaction.withLock { _ in try compactExclusively(pacer: pacer) }
+    }
+
+    /// Bytes of live records copied between two calls of a compaction's pacer.
+    static let compactionPaceBytes = 1 << 20
 
     /// Bytes of output buffered before one write.
     static let compactionWriteSize = 1 << 20
@@ -95,7 +108,7 @@ extension Store {
     }
 
     /// REQUIRES: `compaction` is held.
-    private func compactExclusively() throws -> CompactionReport {
+    private func compactExclusively(pacer: CompactionPacer) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
         let plan = try planCompaction()
@@ -106,7 +119,7 @@ extension Store {
                 bytesCompacted: 0, segmentsWritten: 0, bytesWritten: 0, recordsCopied: 0,
                 recordsSuperseded: 0, duration: clock.now - start)
         }
-        var (output, newLocations) = try copyLiveRecords(plan)
+        var (output, newLocations) = try copyLiveRecords(plan, pacer: pacer)
         try installManifest(listing: &output, in: plan)
         let (superseded, segmentsAfter, bytesAfter) = publish(output, newLocations: newLocations, in: plan)
         return CompactionReport(
@@ -139,15 +152,24 @@ extension Store {
     /// checked first), syncs them and the directory. Returns the output and each copied
     /// record's new location, in `forEachRecordToCopy` order. On failure the output files are
     /// removed; a failed directory sync also makes the store refuse writes.
-    private func copyLiveRecords(_ plan: CompactionPlan) throws -> (CompactionOutput, [RecordLocation]) {
+    private func copyLiveRecords(
+        _ plan: CompactionPlan, pacer: CompactionPacer
+    ) throws -> (CompactionOutput, [RecordLocation]) {
         var output = CompactionOutput(destination: compactionDestination())
         var newLocations: [RecordLocation] = []
+        var copiedBytes = 0
+        var nextPace = Self.compactionPaceBytes
         do {
             try forEachRecordToCopy(plan) { keyspace, key, location in
                 guard let segment = plan.source.segments[location.segment] else {
                     throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
                 }
                 newLocations.append(try Self.copyRecord(at: location, of: segment, keyspace: keyspace, key: key, to: &output))
+                copiedBytes += Int(location.length)
+                if copiedBytes >= nextPace {
+                    nextPace = copiedBytes + Self.compactionPaceBytes
+                    try pacer(copiedBytes)
+                }
             }
             try output.finishFiles()
         } catch {

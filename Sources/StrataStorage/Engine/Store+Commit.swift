@@ -96,6 +96,7 @@ extension Store {
         if state.offset + bound > options.segmentSize, state.offset > SegmentHeader.size {
             do {
                 try roll(&state)
+                backgroundCompactor?.request()
             } catch {
                 let failure = StrataError.converting(error)
                 state.failure = failure

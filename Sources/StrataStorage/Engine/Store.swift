@@ -63,6 +63,8 @@ public final class Store: Sendable {
     /// mutations of the published state: every mutation of the index or the segment map runs
     /// in it (inside `published`), and so does every `SnapshotStorage.deinit`.
     let fence = SanitizerFence()
+    /// The background compactor: nil when read-only or with ``CompactionPolicy/manual``.
+    let backgroundCompactor: BackgroundCompactor?
 
     /// What snapshots are made from: guarded by `published`.
     struct PublishedState: Sendable {
@@ -142,9 +144,17 @@ public final class Store: Sendable {
             syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))
         follow = Locked(FollowPosition(recovered))
         publishedSequence.store(recovered.lastSequence, ordering: .releasing)
+        backgroundCompactor = options.readOnly || options.compaction == .manual ? nil : BackgroundCompactor()
+        do {
+            try backgroundCompactor?.start(for: self)
+        } catch {
+            // Not fatal: the store works without it, and the failure is reported.
+            options.onBackgroundCompactionFailure?(StrataError.converting(error))
+        }
     }
 
     deinit {
+        backgroundCompactor?.stop()
         remover?.disable()
         directoryLock?.unlock()
     }
@@ -182,6 +192,8 @@ public final class Store: Sendable {
     ///   later `close()` throws it again and ``writeFailure`` reports it. Closing a store that
     ///   closed cleanly again is harmless.
     public func close() throws {
+        // First, and outside every lock: a running compaction takes the writer lock.
+        backgroundCompactor?.stop()
         let failure = writer.withLock { state -> StrataError? in
             guard !state.isClosed else { return state.closeFailure }
             state.isClosed = true

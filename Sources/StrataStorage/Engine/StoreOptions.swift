@@ -50,6 +50,17 @@ extension Store {
         /// 64 bytes long. Keep the key outside the store's directory.
         public var encryptionKey: [UInt8]?
 
+        /// When the store compacts itself in a background thread. Default
+        /// ``CompactionPolicy/default`` (at least 64 MiB of sealed segments, half of it dead);
+        /// ``CompactionPolicy/manual`` leaves compaction to ``Store/compact()``. Not used
+        /// read-only.
+        public var compaction: CompactionPolicy = .default
+        /// Called, on the compactor's thread, with the error of each background compaction
+        /// that fails (the store keeps working, and the next segment seal retries; a failure
+        /// of the directory sync or MANIFEST install makes the store refuse writes, as for
+        /// ``Store/compact()``). Also in ``Store/backgroundCompaction``. Default nil.
+        public var onBackgroundCompactionFailure: (@Sendable (StrataError) -> Void)?
+
         /// Options with every default.
         public init() {}
 
@@ -71,6 +82,7 @@ extension Store {
             guard !salvage || readOnly else {
                 throw StrataError(.invalidArgument, "salvage requires readOnly: a salvaged store cannot be written")
             }
+            try compaction.validate()
             _ = try storeKey()
         }
 

@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The background compactor of one open writable store (docs/design.md, "Background
+// compaction"): a dedicated thread that sleeps until asked (`request()`: after each segment
+// seal), asks its store whether the policy wants a compaction, and runs it with a pacer
+// that publishes progress, yields while commits queue, and stops the run when asked to.
+//
+// A thread, not a Task: compaction is blocking file I/O under the engine's pthread locks
+// (docs/design.md, "Locks"), which must not occupy the cooperative pool's few threads.
+//
+// The thread does not own its store (an unretained reference): dropping the last reference
+// runs the store's `deinit` on the dropping thread, which stops the compactor and joins it
+// (waiting for at most one slice of a copy, or the rest of an install) before the store's
+// fields go. A run starts only while `stopping` is false, checked under `lock`, so the store
+// outlives every run. (Inside a run, the compaction's own closures retain the store for a
+// moment; should the last outside reference go just then, `deinit` runs on this thread when
+// they let go: `stop()` then detaches the thread, which ends as that run returns.)
+//
+// Thread-safe: every field is guarded by `lock`, which is a leaf (never held while taking
+// another lock, nor while compacting).
+
+final class BackgroundCompactor: @unchecked Sendable {
+    private let lock = ConditionLock()
+    /// Unretained: see the top of the file. Set once, before the thread starts.
+    private var store: Unmanaged<Store>?
+    private var thread: pthread_t?
+    /// A run was asked for and has not started.
+    private var pending = false
+    /// The thread is evaluating or running a compaction.
+    private var busy = false
+    private var stopping = false
+    /// The thread has left its loop.
+    private var exited = false
+    /// Someone is joining the thread (or it was detached).
+    private var reaped = false
+    private var status = BackgroundCompactionStatus()
+
+    /// The longest a pacer call waits for queued commits before copying the next slice.
+    static let longestYield: Duration = .milliseconds(20)
+
+    /// Starts the thread for `store`; it waits for the first `request()`. (No run at open: a
+    /// store opened and dropped at once must release its `LOCK` on the dropping thread, and
+    /// the open-time decision is the object layer's `shouldCompactOnLaunch`.)
+    /// - Throws: ``StrataError`` `.io` when the thread cannot be created.
+    func start(for store: Store) throws {
+        lock.withLock { self.store = Unmanaged.passUnretained(store) }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<BackgroundCompactor>.fromOpaque(context).takeRetainedValue().loop()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<BackgroundCompactor>.fromOpaque(context).release()
+            lock.withLock { exited = true }
+            throw StrataError(.io, "the background compactor's thread could not be started", errno: result)
+        }
+        lock.withLock { self.thread = thread }
+    }
+
+    /// Asks for a run (coalesced with one already asked for). Never blocks on a compaction.
+    func request() {
+        lock.withLock {
+            guard !stopping else { return }
+            pending = true
+            lock.broadcast()
+        }
+    }
+
+    /// Stops the thread: a running compaction stops at its next slice (leaving the store as it
+    /// was) or, past its copy, finishes its install; then the thread ends. Returns once it has
+    /// ended, except when called on the compactor's own thread (from the store's `deinit`):
+    /// the thread is then detached and ends as this call's caller returns.
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        guard let thread else {
+            lock.unlock()
+            return
+        }
+        if pthread_equal(thread, pthread_self()) != 0 {
+            if !reaped { reaped = true; pthread_detach(thread) }
+            lock.unlock()
+            return
+        }
+        if reaped {
+            while !exited { lock.wait() }
+            lock.unlock()
+            return
+        }
+        reaped = true
+        lock.unlock()
+        pthread_join(thread, nil)
+    }
+
+    /// What the compactor is doing and has done.
+    var currentStatus: BackgroundCompactionStatus { lock.withLock { status } }
+
+    /// Waits until no run is asked for or under way (or the compactor stopped).
+    func waitUntilIdle() {
+        lock.withLock { while (pending || busy) && !exited { lock.wait() } }
+    }
+
+    private func loop() {
+        while runOnce() {
+            lock.withLock {
+                busy = false
+                lock.broadcast()
+            }
+        }
+        lock.withLock {
+            exited = true
+            lock.broadcast()
+        }
+    }
+
+    /// Waits for a request and runs it; false when stopping.
+    private func runOnce() -> Bool {
+        guard let store = nextRun() else { return false }
+        store._withUnsafeGuaranteedRef { $0.runBackgroundCompaction(self) }
+        return true
+    }
+
+    /// Waits for a request; returns the store to run for, or nil when stopping.
+    private func nextRun() -> Unmanaged<Store>? {
+        lock.withLock {
+            while !pending && !stopping { lock.wait() }
+            guard !stopping, let store else { return nil }
+            pending = false
+            busy = true
+            return store
+        }
+    }
+
+    // MARK: Called by the run (Store+BackgroundCompaction.swift), on the compactor's thread.
+
+    func began(copying total: Int) {
+        lock.withLock {
+            status.isRunning = true
+            status.bytesDone = 0
+            status.bytesTotal = total
+        }
+    }
+
+    /// The pacer: records progress; throws when stopping; while commits come (one queued or
+    /// being written, or `sequence()` moved during the last 200 µs sleep), waits in such
+    /// sleeps for at most `longestYield`.
+    func pace(bytesCopied: Int, commitsWaiting: () -> Bool, sequence: () -> UInt64) throws {
+        try checkStopping(bytesCopied: bytesCopied)
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.longestYield
+        var last = sequence()
+        while clock.now < deadline {
+            let busy = commitsWaiting()
+            usleep(200)
+            let now = sequence()
+            guard busy || now != last else { break }
+            last = now
+            try checkStopping(bytesCopied: bytesCopied)
+        }
+    }
+
+    private func checkStopping(bytesCopied: Int) throws {
+        let stop = lock.withLock {
+            status.bytesDone = min(bytesCopied, status.bytesTotal)
+            return stopping
+        }
+        if stop { throw StrataError(.closed, "the background compaction was stopped: the store is closing") }
+    }
+
+    func finished(_ report: CompactionReport) {
+        lock.withLock {
+            status.isRunning = false
+            status.bytesDone = status.bytesTotal
+            status.completedRuns += 1
+            status.lastReport = report
+        }
+    }
+
+    /// Records a failed run; returns whether to report it (not when the run was stopped).
+    func failed(_ error: StrataError) -> Bool {
+        lock.withLock {
+            status.isRunning = false
+            guard !stopping else { return false }
+            status.failedRuns += 1
+            status.lastFailure = error
+            return true
+        }
+    }
+}
