@@ -22,10 +22,12 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
+        .target(name: "CStrataChecksum"),
         .target(
             name: "StrataStorage",
             dependencies: [
                 "CZstd",
+                "CStrataChecksum",
                 .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),

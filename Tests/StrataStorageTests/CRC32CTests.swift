@@ -23,6 +23,27 @@ final class CRC32CTests: XCTestCase {
         XCTAssertEqual(CRC32C.checksum((0..<32).map { UInt8(31 - $0) }), 0x113F_DB5C)
     }
 
+    func testTheInstructionAndTheTablesAgreeAtEveryLengthAndAlignment() {
+        #if arch(x86_64)
+        XCTAssertTrue(CRC32C.hasInstruction, "every x86-64 processor since 2008 has SSE 4.2")
+        #endif
+        var generator = seededGenerator(0xC2C_0002)
+        let data = (0..<4_200).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        data.withUnsafeBytes { raw in
+            for start in 0..<9 {
+                for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1_000, 4_096] {
+                    let piece = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+                    let seed = UInt32(truncatingIfNeeded: start &* 0x9E37_79B9)
+                    XCTAssertEqual(
+                        CRC32C.checksum(piece, extending: seed), CRC32C.portableChecksum(piece, extending: seed),
+                        "start \(start), length \(length)")
+                }
+            }
+            let piece = UnsafeRawBufferPointer(rebasing: raw[3..<300])
+            XCTAssertEqual(CRC32C.portableChecksum(piece), referenceCRC(piece))
+        }
+    }
+
     func testEmptyInput() {
         XCTAssertEqual(CRC32C.checksum([]), 0)
         XCTAssertEqual(CRC32C.checksum(UnsafeRawBufferPointer(start: nil, count: 0)), 0)
@@ -59,6 +80,9 @@ final class CRC32CTests: XCTestCase {
     }
 
     func testMaskRoundTrip() {
+        #if arch(x86_64)
+        XCTAssertTrue(CRC32C.hasInstruction, "every x86-64 processor since 2008 has SSE 4.2")
+        #endif
         var generator = seededGenerator(0xC2C_0002)
         var values: [UInt32] = [0, 1, 0xFFFF_FFFF, 0xE306_9283, 0xA282_EAD8, 0x8000_0000]
         for _ in 0..<1000 { values.append(UInt32.random(in: .min ... .max, using: &generator)) }
