@@ -29,11 +29,23 @@ final class SharedStore: @unchecked Sendable {
 
     private struct WeakSharedStore { weak var value: SharedStore? }
 
+    /// The stores whose last database went and which are closing (see `deinit`).
+    private static let closing = ClosingStores()
+
     private init(store: Store, catalog: Catalog, name: String) {
         self.store = store
         self.name = name
         self.catalog = Locked(catalog)
         if store.options.readOnly { follower = StoreFollower(store: store, notifier: notifier) }
+    }
+
+    /// Closes the store (frozen views keep reading it), so that its directory lock is released
+    /// now, before an open of the same files that found no shared store goes on (`open` waits for
+    /// it), rather than whenever the last snapshot of the store goes.
+    deinit {
+        Self.closing.begin(name)
+        try? store.close()
+        Self.closing.end(name)
     }
 
     /// The shared store of `directory` on `options.fileSystem`, opening it when no database of
@@ -50,6 +62,7 @@ final class SharedStore: @unchecked Sendable {
             // Entries of stores no database uses any more go, so the registry does not grow
             // with every directory or in-memory file system a process has opened.
             open = open.filter { $0.value.value != nil }
+            closing.waitUntilClosed(name)
             let store = try Store(directory: path, options: options)
             let shared = SharedStore(store: store, catalog: try Catalog.load(from: store.snapshot()), name: name)
             open[name] = WeakSharedStore(value: shared)
