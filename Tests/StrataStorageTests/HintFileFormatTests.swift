@@ -106,4 +106,23 @@ final class HintFileFormatTests: XCTestCase {
         bytes.insert(0, at: bytes.count - 4)
         assertRefused(resealed(bytes), "follow the last entry")
     }
+
+    func testKeysOutOfOrderInAKeyspaceAreRefused() {
+        var hint = sample()
+        hint.entries = [
+            HintEntry(isPut: true, keyspace: Keyspace(3), key: StorageKey([0xAA, 0xBB]), offset: 0x40, length: 0x30),
+            HintEntry(isPut: true, keyspace: Keyspace(3), key: StorageKey([0xAA]), offset: 0x70, length: 0x20),
+        ]
+        assertRefused(hint.encoded(), "does not follow the one before it")
+        hint.entries[1].key = StorageKey([0xAA, 0xBB])
+        assertRefused(hint.encoded(), "does not follow the one before it")
+        hint.entries[1].key = StorageKey([0xAA, 0xBB, 0x00])
+        XCTAssertEqual(try decode(hint.encoded()), hint, "a longer key after its prefix is in order")
+    }
+
+    func testKeyspacesOutOfOrderAreRefused() {
+        var hint = sample()
+        hint.entries.reverse()
+        assertRefused(hint.encoded(), "keyspace 3 does not follow")
+    }
 }

@@ -10,7 +10,9 @@ final class HintRecoveryTests: XCTestCase {
 
     /// What a read-only recovery of `fileSystem` gives: the index with every location, the last
     /// sequence, the tallies and the events.
-    func recover(_ fileSystem: any FileSystem) throws -> (index: IndexImage, last: UInt64, tallies: [UInt32: SegmentTally], events: [RecoveryEvent]) {
+    func recover(_ fileSystem: any FileSystem) throws -> (
+        index: IndexImage, last: UInt64, tallies: [UInt32: SegmentTally], events: [RecoveryEvent], keys: Int, liveBytes: Int
+    ) {
         var options = Store.Options()
         options.fileSystem = fileSystem
         options.readOnly = true
@@ -20,7 +22,8 @@ final class HintRecoveryTests: XCTestCase {
         for (keyspace, keys) in result.index.keyspaces {
             for (key, location) in keys { image[keyspace, default: [:]][key] = location }
         }
-        return (image, result.lastSequence, result.tallies, result.events)
+        XCTAssertNoThrow(try result.index.keyspaces.values.forEach { try $0.checkInvariants() })
+        return (image, result.lastSequence, result.tallies, result.events, result.index.count, result.index.liveBytes)
     }
 
     func hintPaths(_ fileSystem: MemoryFileSystem) throws -> [String] {
@@ -55,6 +58,8 @@ final class HintRecoveryTests: XCTestCase {
         XCTAssertEqual(hinted.index, scanned.index, file: file, line: line)
         XCTAssertEqual(hinted.last, scanned.last, file: file, line: line)
         XCTAssertEqual(hinted.tallies, scanned.tallies, file: file, line: line)
+        XCTAssertEqual(hinted.keys, scanned.keys, file: file, line: line)
+        XCTAssertEqual(hinted.liveBytes, scanned.liveBytes, file: file, line: line)
         XCTAssertEqual(hinted.events.filter { $0.kind == .hintIgnored }, [], file: file, line: line)
         XCTAssertGreaterThan(scanned.events.filter { $0.kind == .hintIgnored }.count, 0, file: file, line: line)
     }
@@ -102,6 +107,91 @@ final class HintRecoveryTests: XCTestCase {
             let store = try openStore(fileSystem, readOnly: true, openWithHints: true)
             XCTAssertEqual(try contents(of: store.snapshot()), model, "seed \(seed)")
         }
+    }
+
+    func testKeysOfEveryLengthOverManySegmentsOpenFromHintsAsByScan() throws {
+        var random = SplitMix64(seed: 0x4117_0001)
+        let pool = KeyTreeTests.keyPool(size: 600, &random)
+        let fileSystem = MemoryFileSystem()
+        let store = try openStore(fileSystem)
+        var model: Contents = [:]
+        for round in 0..<40 {
+            var batch = WriteBatch()
+            // Early rounds write many keys; later ones few, so that later hints are merged into
+            // large keyspaces and also applied key by key.
+            for _ in 0..<(round < 8 ? 60 : 4) {
+                let key = pool.randomElement(using: &random)!, keyspace = Keyspace(UInt32(round % 3 + 1))
+                if random.next() % 4 == 0 {
+                    batch.delete(key, in: keyspace)
+                    model[keyspace]?[key] = nil
+                } else {
+                    let value = Array(repeating: UInt8(round), count: Int(random.next() % 90) + 1)
+                    batch.put(value, forKey: key, in: keyspace)
+                    model[keyspace, default: [:]][key] = value
+                }
+            }
+            try store.commit(batch)
+        }
+        try store.close()
+        XCTAssertGreaterThan(try hintPaths(fileSystem).count, 5)
+        try assertHintedEqualsScanned(fileSystem)
+        let reopened = try openStore(fileSystem, readOnly: true, openWithHints: true)
+        XCTAssertEqual(try contents(of: reopened.snapshot()), model.filter { !$0.value.isEmpty })
+    }
+
+    func testKeysThatGrowFromSegmentToSegmentOpenFromHintsAsByScan() throws {
+        let fileSystem = MemoryFileSystem()
+        let store = try openStore(fileSystem)
+        var model: Contents = [:]
+        for i in 0..<400 {
+            var batch = WriteBatch()
+            // Ascending keys (appended to the keyspace's tree), an overwrite and a delete of an
+            // early key now and then (merged), in two keyspaces.
+            let keyspace = Keyspace(UInt32(i % 2 + 1))
+            batch.put(Array(repeating: UInt8(i % 251), count: 40), forKey: StorageKey(UInt64(1_000 + i)), in: keyspace)
+            model[keyspace, default: [:]][StorageKey(UInt64(1_000 + i))] = Array(repeating: UInt8(i % 251), count: 40)
+            if i % 150 == 0 {
+                batch.delete(StorageKey(UInt64(1_000 + i / 2)), in: keyspace)
+                model[keyspace]?[StorageKey(UInt64(1_000 + i / 2))] = nil
+            }
+            try store.commit(batch)
+        }
+        try store.close()
+        XCTAssertGreaterThan(try hintPaths(fileSystem).count, 3)
+        try assertHintedEqualsScanned(fileSystem)
+        let reopened = try openStore(fileSystem, readOnly: true, openWithHints: true)
+        XCTAssertEqual(try contents(of: reopened.snapshot()), model)
+    }
+
+    func testACloseWithHintsSealsALargeActiveSegmentSoTheNextOpenScansNothing() throws {
+        let fileSystem = MemoryFileSystem()
+        var store = try openStore(fileSystem, segmentSize: 64 << 10, openWithHints: true)
+        var batch = WriteBatch()
+        for i in 0..<100 { batch.put(Array(repeating: 1, count: 100), forKey: StorageKey(UInt64(i)), in: Keyspace(1)) }
+        try store.commit(batch)  // 10 KiB: more than an eighth of the segment size
+        try store.close()
+        XCTAssertEqual(try hintPaths(fileSystem), ["/db/000001.hint"])
+        store = try openStore(fileSystem, segmentSize: 64 << 10, openWithHints: true)
+        XCTAssertEqual(store.recoveryEvents, [])
+        XCTAssertEqual(store.statistics().keys, 100)
+        try store.commit(batch)  // overwrites: the new active segment holds 10 KiB again
+        try store.close()
+        XCTAssertEqual(try hintPaths(fileSystem), ["/db/000001.hint", "/db/000002.hint"])
+        try assertHintedEqualsScanned(fileSystem)
+    }
+
+    func testACloseSealsNothingWithoutHintsOrForASmallActiveSegment() throws {
+        let fileSystem = MemoryFileSystem()
+        var batch = WriteBatch()
+        batch.put(Array(repeating: 1, count: 100), forKey: StorageKey(UInt64(1)), in: Keyspace(1))
+        var store = try openStore(fileSystem, segmentSize: 64 << 10, openWithHints: true)
+        try store.commit(batch)  // far less than an eighth of the segment size
+        try store.close()
+        store = try openStore(fileSystem, segmentSize: 4096)
+        for _ in 0..<6 { try store.commit(batch) }  // more than an eighth, but no hints
+        try store.close()
+        XCTAssertEqual(try hintPaths(fileSystem), [])
+        XCTAssertEqual(try XCTUnwrap(Manifest.read(in: "/db", fileSystem: fileSystem)).segments, [1])
     }
 
     func testADeleteInALaterSegmentHidesAPutWhoseSegmentHasAHint() throws {

@@ -65,6 +65,32 @@ final class ConfigurationTests: DatabaseTestCase {
         XCTAssertThrowsError(try Database(configuration: configuration)) { XCTAssertEqual(($0 as? StrataError)?.code, .notFound) }
     }
 
+    func testOpenWithHintsReadsTheHintsOfEverySegmentAClosedDatabaseSealed() throws {
+        var configuration = Database.Configuration(directory: directory, objectTypes: [Dog.self])
+        configuration.openWithHints = true
+        configuration.storageOptions.segmentSize = 16 << 10
+        do {
+            let db = try Database(configuration: configuration)
+            for round in 0..<10 {
+                try db.write {
+                    for i in 0..<40 {
+                        let dog = Dog()
+                        dog.name = "dog \(round)-\(i)"
+                        try db.add(dog)
+                    }
+                }
+            }
+        }
+        let hints = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".hint") }
+        let segments = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".seg") }
+        XCTAssertGreaterThan(hints.count, 1)
+        XCTAssertEqual(hints.count, segments.count - 1, "every segment but the new active one has a hint")
+        let db = try Database(configuration: configuration)
+        XCTAssertEqual(db.shared.store.recoveryEvents.filter { $0.kind == .hintIgnored }, [])
+        XCTAssertEqual(db.objects(Dog.self).count, 400)
+        XCTAssertEqual(Set(db.objects(Dog.self).map(\.name)).count, 400)
+    }
+
     func testShouldCompactOnLaunchIsAskedOnceWithTheFileSizes() throws {
         var configuration = Database.Configuration(directory: directory, objectTypes: [Dog.self])
         configuration.storageOptions.segmentSize = 4096

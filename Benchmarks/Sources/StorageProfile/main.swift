@@ -6,6 +6,8 @@
 //
 // Prints one line per workload: its rate or time. Only the named workload's measured part is
 // timed; preparing a store for get/reopen/memory happens first and is reported separately.
+// With STORAGE_PROFILE_STORE=DIR, get and reopen use the store in DIR, preparing it there first
+// when DIR does not exist, and keep it (so a profiler can record the measured part alone).
 
 import Foundation
 import StorageWorkloads
@@ -33,6 +35,13 @@ func runPut(_ durability: Durability, label: String) throws {
 }
 
 func withStore(_ body: (String) throws -> Void) throws {
+    if let kept = ProcessInfo.processInfo.environment["STORAGE_PROFILE_STORE"] {
+        if !FileManager.default.fileExists(atPath: kept) {
+            try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+            try Workloads.createStore(count: count, in: kept)
+        }
+        return try body(kept)
+    }
     let directory = Workloads.makeScratchDirectory("profile-store")
     defer { Workloads.removeScratchDirectory(directory) }
     let time = try seconds { try Workloads.createStore(count: count, in: directory) }
@@ -69,7 +78,7 @@ func runReopen() throws {
 func runReopenWithHints() throws {
     try withStore { directory in
         for _ in 0..<3 {
-            for hints in [false, true] {
+            for hints in (ProcessInfo.processInfo.environment["HINTS_ONLY"] != nil ? [true, true] : [false, true]) {
                 var options = Workloads.options(durability: .none)
                 options.openWithHints = hints
                 var store: Store?

@@ -82,6 +82,15 @@ public final class Database {
         /// write that would make more throws ``StrataError`` `.tooManyActiveVersions`. Old
         /// versions keep the files they read from being compacted away. Default nil (no limit).
         public var maximumNumberOfActiveVersions: UInt?
+        /// Open from the hint files beside the sealed segments instead of reading every record
+        /// (Bitcask's hint files): an open of a million objects then takes tens of milliseconds
+        /// rather than a scan of the whole log, and a close seals a large active segment so that
+        /// the next open finds a hint for it too. The trade: records of sealed segments are not
+        /// read at open, so damage in them is found when an object is read (``StrataError``
+        /// `.corruption`) or by `strata verify`, not at open. A missing or stale hint is never an
+        /// error (its segment is read instead). Encrypted databases have no hints. Default
+        /// `false`.
+        public var openWithHints = false
         /// The 64-byte key the database is encrypted with (Realm's `encryptionKey`), or nil for
         /// a database that is not encrypted. Default nil. A database created with a key can be
         /// opened only with it: a wrong key, no key, a key for a database that is not encrypted,
@@ -191,6 +200,7 @@ public final class Database {
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
         options.compaction = configuration.compaction
+        options.openWithHints = options.openWithHints || configuration.openWithHints
         if let key = configuration.encryptionKey { options.encryptionKey = Array(key) }
         let directory = try configuration.prepareStore(&options)
         let shared = try SharedStore.open(directory: directory, options: options)

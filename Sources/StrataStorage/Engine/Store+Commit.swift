@@ -224,7 +224,7 @@ extension Store {
     }
 
     /// Seals the active segment and starts the next one. REQUIRES: `writer` is held.
-    private func roll(_ state: inout WriterState) throws {
+    func roll(_ state: inout WriterState) throws {
         guard let active = state.active else { return }
         // A sealed segment is never written again and must be whole after any crash; its
         // header records how long it is, so that recovery can tell if it is ever cut short.

@@ -185,6 +185,10 @@ public final class Store: Sendable {
     /// Syncs what was committed with `.none` durability and stops accepting commits. Snapshots
     /// taken before keep working. The directory lock is released even when the sync fails.
     ///
+    /// With ``Options/openWithHints``, a close also seals the active segment and writes its hint
+    /// when the segment holds at least an eighth of ``Options/segmentSize`` (unencrypted stores
+    /// only), so that the next open reads hints for all but a small active segment.
+    ///
     /// Segments that a compaction replaced and that a snapshot still reads are not unlinked
     /// after the store closes (another process may own the directory by then); the next
     /// read-write open removes them.
@@ -197,12 +201,14 @@ public final class Store: Sendable {
         let failure = writer.withLock { state -> StrataError? in
             guard !state.isClosed else { return state.closeFailure }
             state.isClosed = true
-            guard let active = state.active, state.failure == nil, state.offset > state.syncedOffset else {
-                return nil
-            }
+            guard let active = state.active, state.failure == nil else { return nil }
             do {
-                try active.file.sync()
-                state.syncedOffset = state.offset
+                if sealsActiveSegmentOnClose(state) {
+                    try roll(&state)
+                } else if state.offset > state.syncedOffset {
+                    try active.file.sync()
+                    state.syncedOffset = state.offset
+                }
                 return nil
             } catch {
                 let failure = StrataError.converting(error)
@@ -214,6 +220,12 @@ public final class Store: Sendable {
         remover?.disable()
         directoryLock?.unlock()
         if let failure { throw failure }
+    }
+
+    /// Whether ``close()`` seals the active segment (see there). REQUIRES: `writer` is held.
+    private func sealsActiveSegmentOnClose(_ state: WriterState) -> Bool {
+        options.openWithHints && key == nil && !options.readOnly
+            && state.offset - SegmentHeader.size >= options.segmentSize / 8
     }
 }
 

@@ -44,6 +44,20 @@ struct KeyIndex: Sendable {
         return edit { $0.remove(key, in: keyspace) }
     }
 
+    /// Replaces the keys of `keyspace` with `keys` (dropping the keyspace when `keys` is empty);
+    /// `liveBytesChange` is the sum of the lengths `keys` points at less that of the keys they
+    /// replace.
+    /// - Complexity: O(log k) in the number of keyspaces.
+    mutating func replaceKeys(in keyspace: Keyspace, with keys: KeyTree, liveBytesChange: Int) {
+        count += keys.count - (keyspaces[keyspace]?.count ?? 0)
+        liveBytes += liveBytesChange
+        if keys.isEmpty {
+            keyspaces[keyspace] = nil
+        } else {
+            keyspaces[keyspace] = keys
+        }
+    }
+
     /// The keys of one keyspace with their locations, in key order (empty when it has none).
     func entries(in keyspace: Keyspace) -> Keys {
         keyspaces[keyspace] ?? KeyTree()

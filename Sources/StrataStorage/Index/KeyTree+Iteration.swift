@@ -76,6 +76,19 @@ extension KeyTree: Sequence {
             }
         }
 
+        /// The next entry with its key as the tree keeps it, or `nil` at the end.
+        @inline(__always)
+        mutating func nextSorted() -> (key: SortKey, value: RecordLocation)? {
+            if index >= leafCount {
+                guard moveToNextLeaf() else { return nil }
+            }
+            let entryIndex = index
+            index &+= 1
+            return leaf.unsafelyUnwrapped._withUnsafeGuaranteedRef { leaf in
+                (leaf.sortKey(at: entryIndex), leaf.values[entryIndex])
+            }
+        }
+
         /// The next entry without moving past it, or `nil` at the end.
         mutating func peek() -> Element? {
             if index >= leafCount {

@@ -343,6 +343,17 @@ extension KeyTree {
             count += 1
         }
 
+        /// Adds an entry after the last one of a leaf (a builder's: no shifting, no search).
+        /// - Precondition: `count` < `slotCapacity`, and `key` is greater than every key here.
+        @inline(__always)
+        func appendEntry(_ key: SortKey, _ value: RecordLocation) {
+            let index = count
+            if key.longBytes != nil { makeLongKeys() }
+            initializeKey(at: index, to: key)
+            (values + index).initialize(to: value)
+            count = index + 1
+        }
+
         /// Removes the entry at `index` of a leaf, shifting the later ones left; returns its value.
         @inline(__always)
         func removeEntry(at index: Int) -> RecordLocation {

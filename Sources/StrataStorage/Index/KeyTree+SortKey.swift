@@ -47,6 +47,63 @@ extension KeyTree {
             }
         }
 
+        /// The sort key of the key whose bytes are `bytes` (as ``init(_:)`` of
+        /// `StorageKey(bytes)`, without making the StorageKey).
+        @inline(__always)
+        init(bytes: UnsafeRawBufferPointer) {
+            guard bytes.count <= StorageKey.inlineCapacity else {
+                let bytes = Array(bytes)
+                (high, low) = bytes.withUnsafeBytes { raw in
+                    let high = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+                    let next = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                    return (high, next & ~0xff | Self.longKeyMarker)
+                }
+                longBytes = bytes
+                return
+            }
+            var words: (UInt64, UInt64) = (0, 0)
+            Swift.withUnsafeMutableBytes(of: &words) { raw in
+                if let base = bytes.baseAddress { raw.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+                raw[15] = UInt8(truncatingIfNeeded: bytes.count)
+            }
+            high = UInt64(bigEndian: words.0)
+            low = UInt64(bigEndian: words.1)
+            longBytes = nil
+        }
+
+        /// ``init(bytes:)`` where 16 bytes from `bytes.baseAddress` may be read (`overreadable`),
+        /// in which case a short key is read in two loads rather than byte by byte.
+        @inline(__always)
+        init(bytes: UnsafeRawBufferPointer, overreadable: Bool) {
+            let length = bytes.count
+            guard overreadable, length <= StorageKey.inlineCapacity, let base = bytes.baseAddress else {
+                self.init(bytes: bytes)
+                return
+            }
+            // The first 16 bytes as two little-endian words, the bytes past the key cleared and
+            // the length in the last byte: the key's inline memory image (see StorageKey).
+            var first = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
+            var second = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if length < 8 {
+                first &= (1 &<< (8 &* UInt64(length))) &- 1
+                second = 0
+            } else {
+                second &= (1 &<< (8 &* UInt64(length &- 8))) &- 1
+            }
+            second |= UInt64(length) &<< 56
+            self.init(high: first.byteSwapped, low: second.byteSwapped, longBytes: nil)
+        }
+
+        /// Negative when this key sorts before `other`, zero when they are equal, positive when
+        /// it sorts after (byte-wise order, as the tree keeps its keys).
+        @inline(__always)
+        func compare(_ other: SortKey) -> Int {
+            if high != other.high { return high < other.high ? -1 : 1 }
+            if low != other.low { return low < other.low ? -1 : 1 }
+            guard let mine = longBytes, let theirs = other.longBytes else { return 0 }
+            return mine.lexicographicallyPrecedes(theirs) ? -1 : (mine == theirs ? 0 : 1)
+        }
+
         /// Whether `low` is the low sort word of a key longer than 15 bytes.
         @inline(__always)
         static func isLong(low: UInt64) -> Bool { low & 0xff == longKeyMarker }

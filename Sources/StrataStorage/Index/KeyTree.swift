@@ -79,6 +79,13 @@ struct KeyTree: Sendable {
         self.branchCapacity = branchCapacity
     }
 
+    /// The tree of `count` entries under `root` (see ``Builder``).
+    init(root: Node, count: Int, leafCapacity: Int, branchCapacity: Int) {
+        self.init(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
+        self.root = root
+        self.count = count
+    }
+
     /// Whether the tree has no entries.
     var isEmpty: Bool { count == 0 }
 
