@@ -278,6 +278,7 @@ extension Store {
                     published.bytes -= tally.bytes
                 }
             }
+            noteCompactionPublished()
             return (replaced, published.segments.count, published.bytes)
         } }
         // Outside the lock: when nothing else holds a replaced segment, its deinit (and unlink)
