@@ -6,4 +6,5 @@
 @_exported import struct StrataStorage.StrataError
 @_exported import struct StrataStorage.CompactionReport
 @_exported import enum StrataStorage.CompactionPolicy
+@_exported import struct StrataStorage.BackgroundCompactionStatus
 @_exported import enum StrataStorage.Durability

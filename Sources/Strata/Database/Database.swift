@@ -146,6 +146,10 @@ public final class Database {
     /// The sequence of `snapshot`, kept beside it so that checking for a newer commit does not
     /// copy the snapshot.
     @exclusivity(unchecked) private var pinnedSequence: UInt64 = 0
+    /// `store.compactionCount` when `snapshot` was last refreshed by `readVersion()`: a live
+    /// database also lets go of its snapshot after a compaction, so that the replaced files go
+    /// as soon as no frozen view needs them.
+    @exclusivity(unchecked) private var pinnedCompactions: UInt64 = 0
     @exclusivity(unchecked) var transaction: WriteTransaction?
     /// The unmanaged embedded objects the open write stored, by the identity they were stored
     /// with: they become managed views of what was stored once their parent's field is set
@@ -255,18 +259,27 @@ public final class Database {
 
     /// Rewrites the database's sealed log segments without their dead records (overwritten and
     /// deleted objects), online: readers, frozen views and writers keep working meanwhile, and a
-    /// frozen view keeps reading the files it needs until it is released.
+    /// frozen view keeps reading the files it needs until it is released. The replaced files
+    /// are removed as soon as nothing reads them: at once when no frozen view (or other live
+    /// database not read since) holds them, else when the last of those goes or reads again.
+    /// This database lets go of them before returning, unless a write is open on it.
     /// - Returns: what the compaction did (segments and bytes before and after).
     /// - Throws: ``StrataError`` `.io` when writing the new segments fails (the database is left
     ///   as it was), `.closed` when the store refuses writes.
     @discardableResult
     public func compact() throws -> CompactionReport {
-        try shared.store.compact()
+        let report = try shared.store.compact()
+        _ = readVersion()
+        return report
     }
 
     /// The version stamp reads cache against; refreshes a live view to the latest commit.
     func readVersion() -> Int {
-        if !isFrozen, !holdsVersion, transaction == nil, store.sequence != pinnedSequence {
+        if !isFrozen, !holdsVersion, transaction == nil,
+           store.sequence != pinnedSequence || store.compactionCount != pinnedCompactions {
+            // Read before the snapshot: a compaction published in between only costs one more
+            // refresh later.
+            pinnedCompactions = store.compactionCount
             snapshot = shared.store.snapshot()
             version += 1
         }

@@ -8,8 +8,9 @@ import Darwin
 
 // The background compactor of one open writable store (docs/design.md, "Background
 // compaction"): a dedicated thread that sleeps until asked (`request()`: after each segment
-// seal), asks its store whether the policy wants a compaction, and runs it with a pacer
-// that publishes progress, yields while commits queue, and stops the run when asked to.
+// seal), asks its store whether the policy wants a compaction, and runs it with hooks that
+// publish progress (to the polled status and to the update streams), yield while commits
+// queue, and stop the run when asked to.
 //
 // A thread, not a Task: compaction is blocking file I/O under the engine's pthread locks
 // (docs/design.md, "Locks"), which must not occupy the cooperative pool's few threads.
@@ -23,7 +24,8 @@ import Darwin
 // they let go: `stop()` then detaches the thread, which ends as that run returns.)
 //
 // Thread-safe: every field is guarded by `lock`, which is a leaf (never held while taking
-// another lock, nor while compacting).
+// another lock, nor while compacting). Statuses are yielded to the update streams under it,
+// so each stream sees them in order; the streams are finished outside it.
 
 final class BackgroundCompactor: @unchecked Sendable {
     private let lock = ConditionLock()
@@ -40,6 +42,9 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// Someone is joining the thread (or it was detached).
     private var reaped = false
     private var status = BackgroundCompactionStatus()
+    /// `status.bytesDone` when progress was last sent to the update streams.
+    private var bytesSent = 0
+    private var subscribers = BackgroundCompactionSubscribers()
 
     /// The longest a pacer call waits for queued commits before copying the next slice.
     static let longestYield: Duration = .milliseconds(20)
@@ -82,6 +87,11 @@ final class BackgroundCompactor: @unchecked Sendable {
         lock.lock()
         stopping = true
         lock.broadcast()
+        let streams = subscribers.takeAll()
+        lock.unlock()
+        // Outside the lock: finishing runs each stream's `onTermination`, which takes it.
+        for stream in streams { stream.finish() }
+        lock.lock()
         guard let thread else {
             lock.unlock()
             return
@@ -103,6 +113,27 @@ final class BackgroundCompactor: @unchecked Sendable {
 
     /// What the compactor is doing and has done.
     var currentStatus: BackgroundCompactionStatus { lock.withLock { status } }
+
+    /// A stream of statuses: the current one, then one each time a run starts, advances (by
+    /// at least 1 % of its total), finishes or fails; it ends when the compactor stops (at
+    /// once when it has stopped already).
+    func updates() -> AsyncStream<BackgroundCompactionStatus> {
+        let (stream, stopped) = lock.withLock { () -> (AsyncStream<BackgroundCompactionStatus>, Bool) in
+            let stream = subscribers.add(current: status) { [weak self] id in
+                guard let self else { return }
+                self.lock.withLock { self.subscribers.remove(id) }
+            }
+            return (stream, stopping)
+        }
+        if stopped {
+            // Not under the lock (see `stop()`); `stop()` took the others already.
+            for continuation in lock.withLock({ subscribers.takeAll() }) { continuation.finish() }
+        }
+        return stream
+    }
+
+    /// The update streams registered (for tests).
+    var subscriberCount: Int { lock.withLock { subscribers.count } }
 
     /// Waits until no run is asked for or under way (or the compactor stopped).
     func waitUntilIdle() {
@@ -147,6 +178,8 @@ final class BackgroundCompactor: @unchecked Sendable {
             status.isRunning = true
             status.bytesDone = 0
             status.bytesTotal = total
+            bytesSent = 0
+            subscribers.yield(status)
         }
     }
 
@@ -154,7 +187,7 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// being written, or `sequence()` moved during the last 200 µs sleep), waits in such
     /// sleeps for at most `longestYield`.
     func pace(bytesCopied: Int, commitsWaiting: () -> Bool, sequence: () -> UInt64) throws {
-        try checkStopping(bytesCopied: bytesCopied)
+        try progress(bytesCopied: bytesCopied)
         let clock = ContinuousClock()
         let deadline = clock.now + Self.longestYield
         var last = sequence()
@@ -164,13 +197,22 @@ final class BackgroundCompactor: @unchecked Sendable {
             let now = sequence()
             guard busy || now != last else { break }
             last = now
-            try checkStopping(bytesCopied: bytesCopied)
+            try progress(bytesCopied: bytesCopied)
         }
     }
 
-    private func checkStopping(bytesCopied: Int) throws {
+    /// The batch hook: records progress, sends it to the update streams when it advanced by
+    /// 1 % of the total since last sent, and throws when stopping.
+    func progress(bytesCopied: Int) throws {
         let stop = lock.withLock {
-            status.bytesDone = min(bytesCopied, status.bytesTotal)
+            let done = min(bytesCopied, status.bytesTotal)
+            if done > status.bytesDone {
+                status.bytesDone = done
+                if done - bytesSent >= max(1, status.bytesTotal / 100) {
+                    bytesSent = done
+                    subscribers.yield(status)
+                }
+            }
             return stopping
         }
         if stop { throw StrataError(.closed, "the background compaction was stopped: the store is closing") }
@@ -182,6 +224,7 @@ final class BackgroundCompactor: @unchecked Sendable {
             status.bytesDone = status.bytesTotal
             status.completedRuns += 1
             status.lastReport = report
+            subscribers.yield(status)
         }
     }
 
@@ -189,6 +232,7 @@ final class BackgroundCompactor: @unchecked Sendable {
     func failed(_ error: StrataError) -> Bool {
         lock.withLock {
             status.isRunning = false
+            defer { subscribers.yield(status) }
             guard !stopping else { return false }
             status.failedRuns += 1
             status.lastFailure = error

@@ -75,20 +75,16 @@ extension Store {
         if options.readOnly {
             throw StrataError(.readOnly, "the store was opened read-only", file: directory)
         }
-        return try compaction.withLock { _ in try compactExclusively(pacer: { _ in }) }
+        return try compaction.withLock { _ in try compactExclusively(hooks: CompactionHooks()) }
     }
 
-    /// Called by a compaction while it copies, about every `compactionPaceBytes` of live
-    /// records, with the bytes copied so far; may wait (to yield to commits) or throw (to stop
-    /// the compaction, which then leaves the store as it was).
-    typealias CompactionPacer = (_ bytesCopied: Int) throws -> Void
-
-    /// ``compact()`` calling `pacer` as it copies (the background compactor's entry).
-    func compact(pacer: CompactionPacer) throws -> CompactionReport {
-        try compaction.withLock { _ in try compactExclusively(pacer: pacer) }
+    /// ``compact()`` calling `hooks` as it copies (the background compactor's and the async
+    /// `compact()`'s entry). REQUIRES: the store is writable.
+    func compact(hooks: CompactionHooks) throws -> CompactionReport {
+        try compaction.withLock { _ in try compactExclusively(hooks: hooks) }
     }
 
-    /// Bytes of live records copied between two calls of a compaction's pacer.
+    /// Bytes of live records copied between two calls of a compaction's `pace` hook.
     static let compactionPaceBytes = 1 << 20
 
     /// Bytes of output buffered before one write.
@@ -108,9 +104,11 @@ extension Store {
     }
 
     /// REQUIRES: `compaction` is held.
-    private func compactExclusively(pacer: CompactionPacer) throws -> CompactionReport {
+    private func compactExclusively(hooks: CompactionHooks) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
+        // A stop asked for while this waited for the `compaction` lock changes nothing.
+        try hooks.batch(0)
         let plan = try planCompaction()
         guard !plan.sealed.isEmpty else {
             return CompactionReport(
@@ -119,7 +117,7 @@ extension Store {
                 bytesCompacted: 0, segmentsWritten: 0, bytesWritten: 0, recordsCopied: 0,
                 recordsSuperseded: 0, duration: clock.now - start)
         }
-        var (output, newLocations) = try copyLiveRecords(plan, pacer: pacer)
+        var (output, newLocations) = try copyLiveRecords(plan, hooks: hooks)
         try installManifest(listing: &output, in: plan)
         let (superseded, segmentsAfter, bytesAfter) = publish(output, newLocations: newLocations, in: plan)
         return CompactionReport(
@@ -150,15 +148,17 @@ extension Store {
 
     /// Steps 2–3: copies every live record of the sealed segments into new segments (each
     /// checked first), syncs them and the directory. Returns the output and each copied
-    /// record's new location, in `forEachRecordToCopy` order. On failure the output files are
-    /// removed; a failed directory sync also makes the store refuse writes.
+    /// record's new location, in `forEachRecordToCopy` order. On failure (a hook's throw
+    /// included) the output files are removed; a failed directory sync also makes the store
+    /// refuse writes.
     private func copyLiveRecords(
-        _ plan: CompactionPlan, pacer: CompactionPacer
+        _ plan: CompactionPlan, hooks: CompactionHooks
     ) throws -> (CompactionOutput, [RecordLocation]) {
         var output = CompactionOutput(destination: compactionDestination())
         var newLocations: [RecordLocation] = []
         var copiedBytes = 0
         var nextPace = Self.compactionPaceBytes
+        var batchCount = 0
         do {
             try forEachRecordToCopy(plan) { keyspace, key, location in
                 guard let segment = plan.source.segments[location.segment] else {
@@ -166,12 +166,19 @@ extension Store {
                 }
                 newLocations.append(try Self.copyRecord(at: location, of: segment, keyspace: keyspace, key: key, to: &output))
                 copiedBytes += Int(location.length)
+                batchCount += 1
+                if batchCount == CompactionHooks.batchRecords {
+                    batchCount = 0
+                    try hooks.batch(copiedBytes)
+                }
                 if copiedBytes >= nextPace {
                     nextPace = copiedBytes + Self.compactionPaceBytes
-                    try pacer(copiedBytes)
+                    try hooks.pace(copiedBytes)
                 }
             }
             try output.finishFiles()
+            // The last chance to stop: past this the compaction installs.
+            try hooks.batch(copiedBytes)
         } catch {
             output.abandon()
             throw error
@@ -271,6 +278,7 @@ extension Store {
                     published.bytes -= tally.bytes
                 }
             }
+            noteCompactionPublished()
             return (replaced, published.segments.count, published.bytes)
         } }
         // Outside the lock: when nothing else holds a replaced segment, its deinit (and unlink)

@@ -22,6 +22,35 @@ extension Store {
         backgroundCompactor?.request()
     }
 
+    /// The background compactor's statuses as they change: the current one first, then one
+    /// each time a run starts, advances (by at least 1 % of its ``BackgroundCompactionStatus/bytesTotal``),
+    /// finishes or fails. The stream ends when the store is closed (``close()`` or its last
+    /// reference going); for a store without a background compactor (``CompactionPolicy/manual``
+    /// or read-only) and after `close()`, it holds the current status and ends at once.
+    ///
+    /// Each access makes a new stream; any number may be iterated at once. A consumer that
+    /// falls behind loses the oldest statuses beyond the newest 256 (a run sends about 100),
+    /// never the order: within a stream, `bytesDone` grows during a run.
+    ///
+    /// ```swift
+    /// for await status in store.backgroundCompactionUpdates {
+    ///     print("\(Int(status.fractionDone * 100)) %")
+    /// }
+    /// ```
+    ///
+    /// Thread safety: may be read, and its stream iterated, from any thread or task; statuses
+    /// are sent from the compactor's thread, which never waits for a consumer.
+    /// - Complexity: O(1) to make; O(s) per status sent, for s streams open.
+    public var backgroundCompactionUpdates: AsyncStream<BackgroundCompactionStatus> {
+        guard let backgroundCompactor else {
+            return AsyncStream { continuation in
+                continuation.yield(BackgroundCompactionStatus())
+                continuation.finish()
+            }
+        }
+        return backgroundCompactor.updates()
+    }
+
     /// Waits until the background compactor has nothing asked of it and nothing under way.
     /// Returns at once when there is none.
     @_spi(Testing) public func waitForBackgroundCompaction() {
@@ -35,9 +64,11 @@ extension Store {
         guard let liveBytes = liveBytesIfCompactionIsDue() else { return }
         compactor.began(copying: liveBytes)
         do {
-            let report = try compact { bytes in
-                try compactor.pace(bytesCopied: bytes, commitsWaiting: { commitQueue.isBusy }, sequence: { sequence })
-            }
+            let report = try compact(hooks: CompactionHooks(
+                batch: { bytes in try compactor.progress(bytesCopied: bytes) },
+                pace: { bytes in
+                    try compactor.pace(bytesCopied: bytes, commitsWaiting: { self.commitQueue.isBusy }, sequence: { self.sequence })
+                }))
             compactor.finished(report)
         } catch {
             let failure = StrataError.converting(error)

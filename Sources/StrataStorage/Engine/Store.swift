@@ -52,6 +52,9 @@ public final class Store: Sendable {
     /// publication, so `sequence` — which the object layer reads on every property read to
     /// see whether a newer commit exists — costs an atomic load, not a lock.
     private let publishedSequence = Atomic<UInt64>(0)
+    /// Compactions published since the store was opened (see ``compactionCount``): bumped under
+    /// the published lock once a compaction has dropped the segments it replaced.
+    private let publishedCompactions = Atomic<UInt64>(0)
     let writer: Locked<WriterState>
     let commitQueue = CommitQueue()
     /// Held for the whole of one ``compact()``, so compactions run one at a time.
@@ -172,6 +175,21 @@ public final class Store: Sendable {
 
     /// The sequence number of the latest commit (0 for an empty store).
     public var sequence: UInt64 { publishedSequence.load(ordering: .acquiring) }
+
+    /// How many compactions (by ``compact()`` or the background compactor) this store has
+    /// published since it was opened. A holder of a snapshot taken when it was lower holds
+    /// segments a compaction replaced, whose files go only when the last such snapshot does:
+    /// the object layer takes a new snapshot when this changes, as it does for ``sequence``.
+    ///
+    /// Thread safety: may be read from any thread (an atomic load).
+    /// - Complexity: O(1).
+    public var compactionCount: UInt64 { publishedCompactions.load(ordering: .acquiring) }
+
+    /// Records a published compaction. REQUIRES: the published lock is held, and the replaced
+    /// segments are out of the published map.
+    func noteCompactionPublished() {
+        publishedCompactions.add(1, ordering: .releasing)
+    }
 
     /// Records a new published sequence. REQUIRES: the published lock is held.
     func notePublished(_ sequence: UInt64) {
