@@ -1,13 +1,15 @@
 // A standalone driver of the storage workloads, for profilers (perf, valgrind) and for
 // measurements outside the benchmark harness (which preloads malloc and runtime interposers).
 //
-//   StorageProfile <put-none|put-full|get|reopen|reopen-hints|memory|encryption|all> [records]
+//   StorageProfile <put-none|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|all> [records]
+//   (reopen-hints-scattered: the keys written in no order, so each hint is merged into the index)
 //   StorageProfile background [megabytes]   (BackgroundCompaction.swift)
 //
 // Prints one line per workload: its rate or time. Only the named workload's measured part is
 // timed; preparing a store for get/reopen/memory happens first and is reported separately.
 // With STORAGE_PROFILE_STORE=DIR, get and reopen use the store in DIR, preparing it there first
-// when DIR does not exist, and keep it (so a profiler can record the measured part alone).
+// when DIR does not exist, and keep it (so a profiler can record the measured part alone); with
+// HINTS_ONLY set, reopen-hints opens from hints every time instead of alternating with scans.
 
 import Foundation
 import StorageWorkloads
@@ -34,17 +36,17 @@ func runPut(_ durability: Durability, label: String) throws {
     print("put .\(label): \(count) records in \(String(format: "%.3f", time)) s = \(format(Double(count) / time)) puts/s")
 }
 
-func withStore(_ body: (String) throws -> Void) throws {
+func withStore(scattered: Bool = false, _ body: (String) throws -> Void) throws {
     if let kept = ProcessInfo.processInfo.environment["STORAGE_PROFILE_STORE"] {
         if !FileManager.default.fileExists(atPath: kept) {
             try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
-            try Workloads.createStore(count: count, in: kept)
+            try Workloads.createStore(count: count, in: kept, scattered: scattered)
         }
         return try body(kept)
     }
     let directory = Workloads.makeScratchDirectory("profile-store")
     defer { Workloads.removeScratchDirectory(directory) }
-    let time = try seconds { try Workloads.createStore(count: count, in: directory) }
+    let time = try seconds { try Workloads.createStore(count: count, in: directory, scattered: scattered) }
     print("(prepared a store of \(count) records in \(String(format: "%.3f", time)) s)")
     try body(directory)
 }
@@ -75,8 +77,13 @@ func runReopen() throws {
 
 /// Reopens of the same store, alternating a scan of every segment and an open from the sealed
 /// segments' hint files (`openWithHints`), three of each.
-func runReopenWithHints() throws {
-    try withStore { directory in
+func runReopenWithHints(scattered: Bool = false) throws {
+    try withStore(scattered: scattered) { directory in
+        // A store used with `openWithHints` seals its active segment at close (when it holds an
+        // eighth of a segment or more): one such open and close first, as an app's last run did.
+        var sealing = Workloads.options(durability: .none)
+        sealing.openWithHints = true
+        try Store(directory: directory, options: sealing).close()
         for _ in 0..<3 {
             for hints in (ProcessInfo.processInfo.environment["HINTS_ONLY"] != nil ? [true, true] : [false, true]) {
                 var options = Workloads.options(durability: .none)
@@ -114,6 +121,7 @@ case "put-full": try runPut(.full, label: "full")
 case "get": try runGet()
 case "reopen": try runReopen()
 case "reopen-hints": try runReopenWithHints()
+case "reopen-hints-scattered": try runReopenWithHints(scattered: true)
 case "memory": try runMemory()
 case "encryption": try runEncryption()
 case "background": try runBackground(megabytes: arguments.count > 2 ? Int(arguments[2])! : 1024)
@@ -124,6 +132,6 @@ case "all":
     try runGet()
     try runReopen()
 default:
-    print("usage: StorageProfile <put-none|put-full|get|reopen|reopen-hints|memory|encryption|background|all> [records]")
+    print("usage: StorageProfile <put-none|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|background|all> [records]")
     exit(2)
 }

@@ -94,8 +94,9 @@ public enum Workloads {
     }
 
     /// Puts `count` records (8-byte integer keys 0..<count, 100-byte values) into `store` in
-    /// batches of ``batchSize``, each committed with `durability`.
-    public static func put(count: Int = recordCount, into store: Store, durability: Durability) throws {
+    /// batches of ``batchSize``, each committed with `durability`. With `scattered`, key i is
+    /// i × 0x9E3779B97F4A7C15 (mod 2⁶⁴) instead: as many distinct keys, in no order.
+    public static func put(count: Int = recordCount, into store: Store, durability: Durability, scattered: Bool = false) throws {
         var value = [UInt8](repeating: 0xA5, count: valueSize)
         var batch = WriteBatch()
         var key = 0
@@ -104,7 +105,8 @@ public enum Workloads {
             let end = min(key + batchSize, count)
             while key < end {
                 fillValue(&value, key: UInt64(key))
-                batch.put(value, forKey: StorageKey(UInt64(key)), in: keyspace)
+                let number = scattered ? UInt64(key) &* 0x9E37_79B9_7F4A_7C15 : UInt64(key)
+                batch.put(value, forKey: StorageKey(number), in: keyspace)
                 key += 1
             }
             try store.commit(batch, durability: durability)
@@ -113,9 +115,9 @@ public enum Workloads {
 
     /// Creates a store of `count` records in `directory` (with `.none` durability, closed
     /// with a sync).
-    public static func createStore(count: Int = recordCount, in directory: String) throws {
+    public static func createStore(count: Int = recordCount, in directory: String, scattered: Bool = false) throws {
         let store = try Store(directory: directory, options: options(durability: .none))
-        try put(count: count, into: store, durability: .none)
+        try put(count: count, into: store, durability: .none, scattered: scattered)
         try store.close()
     }
 
