@@ -66,14 +66,7 @@ extension KeyTree: Sequence {
 
         /// The next entry, or `nil` at the end.
         mutating func next() -> Element? {
-            if index >= leafCount {
-                guard moveToNextLeaf() else { return nil }
-            }
-            let entryIndex = index
-            index &+= 1
-            return leaf.unsafelyUnwrapped._withUnsafeGuaranteedRef { leaf in
-                (leaf.key(at: entryIndex), leaf.values[entryIndex])
-            }
+            nextSorted().map { ($0.key.storageKey, $0.value) }
         }
 
         /// The next entry with its key as the tree keeps it, or `nil` at the end.
