@@ -23,6 +23,9 @@
 // and gives the medians' ratio. notify: notify-latency and notify-insert. Each line ends with
 // the load average when it was printed.
 //
+// Size (Size.swift): `size [persons]` writes the same persons and dogs into Strata and into
+// SQLite, compacts / vacuums, and prints the bytes of each, as loaded and after an update of half.
+//
 // Every read workload checks its answer against the one computed from the generator. A read
 // workload runs once untimed, then OBJECTPROFILE_REPEATS times; its line gives the median run
 // (and every run). Strata's query workloads are then run again, each run right after a write
@@ -348,6 +351,7 @@ func run(_ mode: String) throws {
     case "notify-insert": try notifyInsert(.full)
     case "notify-insert-none": try notifyInsert(.none)
     case "migrate": try migrate()
+    case "size": try sizeComparison(persons: count)
     case "notify":
         try run("notify-latency")
         try run("notify-insert")
@@ -363,6 +367,7 @@ func run(_ mode: String) throws {
                       grdb-scan2 grdb-count grdb-agg(-sum …) grdb-indexed(-eq -range) grdb-join grdb-sortlimit | grdb
               notify: notify-latency(-full -none) (100,000 objects unless named) notify-insert(-none) | notify
               migrate: a schema migration of every object (rename + Int → String), Strata and GRDB
+              size: bytes on disk of the same persons (and a dog per 4) in Strata and SQLite (Size.swift)
               queries (issue 11's query workloads, both sides, and Strata's point read), all
             """)
         exit(2)
