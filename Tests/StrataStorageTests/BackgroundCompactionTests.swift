@@ -23,8 +23,20 @@ final class BackgroundCompactionTests: XCTestCase {
     }
 
     /// Threads of this process now.
+    /// ``threadCount()`` once it is `expected` (a new thread names itself as it starts), or
+    /// after 10 s.
+    func threadCount(reaching expected: Int) throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try threadCount() != expected, ContinuousClock.now < deadline { usleep(1000) }
+        return try threadCount()
+    }
+
+    /// The number of background compactor threads in this process (by their name).
     func threadCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
+            let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            return comm?.trimmingCharacters(in: .whitespacesAndNewlines) == BackgroundCompactor.threadName
+        }.count
     }
 
     func testPolicyDecidesOnDeadRatioAndSize() {
@@ -95,7 +107,7 @@ final class BackgroundCompactionTests: XCTestCase {
     func testCloseAndDeinitLeaveNoThreadBehind() throws {
         let before = try threadCount()
         let store = try openStore(MemoryFileSystem())
-        XCTAssertEqual(try threadCount(), before + 1, "one compactor thread per store")
+        XCTAssertEqual(try threadCount(reaching: before + 1), before + 1, "one compactor thread per store")
         for batch in makeWorkload(commits: 100, seed: 62) { try store.commit(batch) }
         try store.close()
         // At most: a thread of the test runner may also have ended meanwhile.
@@ -103,7 +115,7 @@ final class BackgroundCompactionTests: XCTestCase {
 
         var dropped: Store? = try openStore(MemoryFileSystem())
         for batch in makeWorkload(commits: 100, seed: 63) { try dropped?.commit(batch) }
-        XCTAssertEqual(try threadCount(), before + 1)
+        XCTAssertEqual(try threadCount(reaching: before + 1), before + 1)
         dropped = nil
         // Dropped while idle or mid-run: `deinit` joins the thread, or (when a run's own
         // retains were the last) runs on it and the thread ends as that run returns.

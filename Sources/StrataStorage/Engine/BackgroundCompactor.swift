@@ -18,10 +18,10 @@ import Darwin
 // The thread does not own its store (an unretained reference): dropping the last reference
 // runs the store's `deinit` on the dropping thread, which stops the compactor and joins it
 // (waiting for at most one slice of a copy, or the rest of an install) before the store's
-// fields go. A run starts only while `stopping` is false, checked under `lock`, so the store
-// outlives every run. (Inside a run, the compaction's own closures retain the store for a
-// moment; should the last outside reference go just then, `deinit` runs on this thread when
-// they let go: `stop()` then detaches the thread, which ends as that run returns.)
+// fields go. A run starts only while `stopping` is false, checked under `lock`, and holds a
+// strong reference to the store until it returns: should the last outside reference go during
+// the run, `deinit` runs on this thread once the run is over (never in the middle of it, which
+// would free the store under the run), and its `stop()` then detaches the thread, which ends.
 //
 // Thread-safe: every field is guarded by `lock`, which is a leaf (never held while taking
 // another lock, nor while compacting). Statuses are yielded to the update streams under it,
@@ -140,7 +140,11 @@ final class BackgroundCompactor: @unchecked Sendable {
         lock.withLock { while (pending || busy) && !exited { lock.wait() } }
     }
 
+    /// The name of the compactor's thread (in /proc/self/task/*/comm).
+    static let threadName = "strata.compact"
+
     private func loop() {
+        nameCurrentThread(Self.threadName)
         while runOnce() {
             lock.withLock {
                 busy = false
@@ -156,7 +160,12 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// Waits for a request and runs it; false when stopping.
     private func runOnce() -> Bool {
         guard let store = nextRun() else { return false }
-        store._withUnsafeGuaranteedRef { $0.runBackgroundCompaction(self) }
+        // A strong reference for the run: without it, the run's own references (closures it
+        // makes and drops) could be the store's last ones, and the store's `deinit` would free
+        // it on this thread in the middle of the run. Now the last one goes here, after the run,
+        // and `deinit` (its `stop()` detaches this thread) runs then.
+        let running = store.takeUnretainedValue()
+        running.runBackgroundCompaction(self)
         return true
     }
 
