@@ -36,9 +36,11 @@ final class CompactionTests: XCTestCase {
     }
 
     /// A store with many sealed segments full of overwritten values and tombstones.
-    func churnedStore(_ fileSystem: MemoryFileSystem, commits: Int = 300, seed: UInt64 = 11) throws -> (Store, Contents) {
+    func churnedStore(
+        _ fileSystem: MemoryFileSystem, commits: Int = 300, seed: UInt64 = 11, openWithHints: Bool = false
+    ) throws -> (Store, Contents) {
         noteSeed(seed)
-        let store = try openStore(fileSystem)
+        let store = try openStore(fileSystem, openWithHints: openWithHints)
         var model: Contents = [:]
         try commitAll(store, makeWorkload(commits: commits, seed: seed), into: &model)
         return (store, model)
@@ -231,7 +233,7 @@ final class CompactionTests: XCTestCase {
 
     func testSnapshotThatOutlivesItsStoreNeverUnlinks() throws {
         let fileSystem = MemoryFileSystem()
-        let (store, model) = try churnedStore(fileSystem)
+        let (store, model) = try churnedStore(fileSystem, openWithHints: true)  // so that its segments have hints
         let filesBefore = try segmentFiles(fileSystem)
         var old: Snapshot? = store.snapshot()
         _ = try store.compact()

@@ -41,7 +41,7 @@ final class HintRecoveryTests: XCTestCase {
     /// several rolls, compacted after `compactAt` commits when given.
     func closedStore(commits: Int, seed: UInt64, compactAt: Int? = nil) throws -> (MemoryFileSystem, Contents) {
         let fileSystem = MemoryFileSystem()
-        let store = try openStore(fileSystem)
+        let store = try openStore(fileSystem, openWithHints: true)
         var model: Contents = [:]
         for (i, batch) in makeWorkload(commits: commits, seed: seed).enumerated() {
             try store.commit(batch)
@@ -66,6 +66,18 @@ final class HintRecoveryTests: XCTestCase {
 
     // MARK: - Writing
 
+    func testAStoreThatDoesNotOpenWithHintsWritesNone() throws {
+        let fileSystem = MemoryFileSystem()
+        let store = try openStore(fileSystem)
+        for batch in makeWorkload(commits: 200, seed: 3) { try store.commit(batch) }
+        _ = try store.compact()
+        try store.writeCopy(toDirectory: "/copy", encryptionKey: nil)
+        try store.close()
+        XCTAssertGreaterThan(try XCTUnwrap(Manifest.read(in: "/db", fileSystem: fileSystem)).segments.count, 2)
+        XCTAssertEqual(try hintPaths(fileSystem), [])
+        XCTAssertEqual(try fileSystem.contentsOfDirectory("/copy").filter { $0.hasSuffix(".hint") }, [])
+    }
+
     func testARollWritesAHintForEverySealedSegmentAndNoneForTheActiveOne() throws {
         let (fileSystem, _) = try closedStore(commits: 200, seed: 1)
         let listed = try XCTUnwrap(Manifest.read(in: "/db", fileSystem: fileSystem)).segments
@@ -85,7 +97,7 @@ final class HintRecoveryTests: XCTestCase {
 
     func testWriteCopyWritesAHintForEveryCompactedSegmentItWrites() throws {
         let (fileSystem, model) = try closedStore(commits: 300, seed: 9)
-        let store = try openStore(fileSystem)
+        let store = try openStore(fileSystem, openWithHints: true)
         try store.writeCopy(toDirectory: "/copy", encryptionKey: nil)
         try store.close()
         let listed = try XCTUnwrap(Manifest.read(in: "/copy", fileSystem: fileSystem)).segments
@@ -113,7 +125,7 @@ final class HintRecoveryTests: XCTestCase {
         var random = SplitMix64(seed: 0x4117_0001)
         let pool = KeyTreeTests.keyPool(size: 600, &random)
         let fileSystem = MemoryFileSystem()
-        let store = try openStore(fileSystem)
+        let store = try openStore(fileSystem, openWithHints: true)
         var model: Contents = [:]
         for round in 0..<40 {
             var batch = WriteBatch()
@@ -141,7 +153,7 @@ final class HintRecoveryTests: XCTestCase {
 
     func testKeysThatGrowFromSegmentToSegmentOpenFromHintsAsByScan() throws {
         let fileSystem = MemoryFileSystem()
-        let store = try openStore(fileSystem)
+        let store = try openStore(fileSystem, openWithHints: true)
         var model: Contents = [:]
         for i in 0..<400 {
             var batch = WriteBatch()
@@ -196,7 +208,7 @@ final class HintRecoveryTests: XCTestCase {
 
     func testADeleteInALaterSegmentHidesAPutWhoseSegmentHasAHint() throws {
         let fileSystem = MemoryFileSystem()
-        let store = try openStore(fileSystem)
+        let store = try openStore(fileSystem, openWithHints: true)
         var batch = WriteBatch()
         batch.put([1, 2, 3], forKey: StorageKey(UInt64(999)), in: Keyspace(9))
         try store.commit(batch)
@@ -225,7 +237,7 @@ final class HintRecoveryTests: XCTestCase {
     func testCrashAtEverySyncPointOpensFromHintsAsByScan() throws {
         let batches = makeWorkload(commits: 80, seed: 7)
         func run(_ fileSystem: MemoryFileSystem) {
-            guard let store = try? openStore(fileSystem) else { return }
+            guard let store = try? openStore(fileSystem, openWithHints: true) else { return }
             for batch in batches where (try? store.commit(batch)) != nil {}
             try? store.close()
         }
@@ -347,7 +359,7 @@ final class HintRecoveryTests: XCTestCase {
         let handle = try fileSystem.open(stale, mode: .createNew)
         try handle.write([1, 2, 3], at: 0)
         try handle.close()
-        let store = try openStore(fileSystem)
+        let store = try openStore(fileSystem, openWithHints: true)
         XCTAssertTrue(store.recoveryEvents.contains { $0.kind == .leftoverFileRemoved && $0.file == stale })
         XCTAssertFalse(fileSystem.exists(stale))
         try store.close()
@@ -355,7 +367,7 @@ final class HintRecoveryTests: XCTestCase {
 
     func testAnEncryptedStoreWritesNoHints() throws {
         let fileSystem = MemoryFileSystem()
-        let store = try openStore(fileSystem, encryptionKey: testKey())
+        let store = try openStore(fileSystem, encryptionKey: testKey(), openWithHints: true)
         for batch in makeWorkload(commits: 200, seed: 5) { try store.commit(batch) }
         _ = try store.compact()
         try store.close()

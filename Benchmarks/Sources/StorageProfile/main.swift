@@ -1,7 +1,7 @@
 // A standalone driver of the storage workloads, for profilers (perf, valgrind) and for
 // measurements outside the benchmark harness (which preloads malloc and runtime interposers).
 //
-//   StorageProfile <put-none|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|all> [records]
+//   StorageProfile <put-none|put-none-hints|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|all> [records]
 //   (reopen-hints-scattered: the keys written in no order, so each hint is merged into the index)
 //   StorageProfile background [megabytes]   (BackgroundCompaction.swift)
 //
@@ -27,10 +27,12 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 
 func format(_ value: Double) -> String { String(format: "%.0f", value) }
 
-func runPut(_ durability: Durability, label: String) throws {
+func runPut(_ durability: Durability, label: String, hints: Bool = false) throws {
     let directory = Workloads.makeScratchDirectory("profile-put")
     defer { Workloads.removeScratchDirectory(directory) }
-    let store = try Store(directory: directory, options: Workloads.options(durability: durability))
+    var options = Workloads.options(durability: durability)
+    options.openWithHints = hints  // each roll then writes the sealed segment's hint
+    let store = try Store(directory: directory, options: options)
     let time = try seconds { try Workloads.put(count: count, into: store, durability: durability) }
     try store.close()
     print("put .\(label): \(count) records in \(String(format: "%.3f", time)) s = \(format(Double(count) / time)) puts/s")
@@ -117,6 +119,7 @@ func runMemory() throws {
 
 switch mode {
 case "put-none": try runPut(.none, label: "none")
+case "put-none-hints": try runPut(.none, label: "none, openWithHints", hints: true)
 case "put-full": try runPut(.full, label: "full")
 case "get": try runGet()
 case "reopen": try runReopen()
@@ -132,6 +135,6 @@ case "all":
     try runGet()
     try runReopen()
 default:
-    print("usage: StorageProfile <put-none|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|background|all> [records]")
+    print("usage: StorageProfile <put-none|put-none-hints|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|background|all> [records]")
     exit(2)
 }

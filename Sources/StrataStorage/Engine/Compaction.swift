@@ -354,7 +354,8 @@ extension Store {
                         fileSystem: fileSystem, key: key, remover: remover, sync: false)
                 }
             },
-            writeHint: { [remover, directory, fileSystem] segment, length in
+            writeHint: { [remover, directory, fileSystem, openWithHints = options.openWithHints] segment, length in
+                guard openWithHints else { return }
                 // Only while the store holds the directory, as for `newSegment`.
                 try remover?.whileEnabled {
                     try HintFile.write(for: segment, length: length, in: directory, fileSystem: fileSystem)

@@ -230,8 +230,11 @@ extension Store {
         // header records how long it is, so that recovery can tell if it is ever cut short.
         try SegmentWriter.seal(active, atLength: state.offset)
         state.syncedOffset = state.offset
-        // Its hint is synced now; the directory sync of the next segment's creation makes its name durable.
-        try HintFile.write(for: active, length: state.offset, in: directory, fileSystem: fileSystem)
+        // Its hint (for a store that opens with hints) is synced now; the directory sync of the
+        // next segment's creation makes its name durable.
+        if options.openWithHints {
+            try HintFile.write(for: active, length: state.offset, in: directory, fileSystem: fileSystem)
+        }
         // Not `active.number + 1`: compacted segments are numbered above the active one.
         let number = try Self.takeSegmentNumber(&state)
         let segment = try SegmentWriter.createSegment(

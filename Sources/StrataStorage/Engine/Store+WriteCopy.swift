@@ -67,7 +67,9 @@ extension Store {
         defer { lock.unlock() }
         // Again under the lock: another copy may have written there meanwhile.
         try checkCopyDestination(destination)
-        let copier = SnapshotCopier(directory: destination, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key)
+        let copier = SnapshotCopier(
+            directory: destination, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key,
+            writesHints: options.openWithHints)
         do {
             try copier.copy(snapshot)
         } catch {
@@ -100,14 +102,17 @@ private struct SnapshotCopier {
     let fileSystem: any FileSystem
     let segmentSize: Int
     let key: StoreKey?
+    /// Whether each compacted segment of the copy gets a hint (the store's `openWithHints`).
+    let writesHints: Bool
     /// Every file this copier created, so that a failure can remove them.
     private let created = CreatedFiles()
 
-    init(directory: String, fileSystem: any FileSystem, segmentSize: Int, key: StoreKey?) {
+    init(directory: String, fileSystem: any FileSystem, segmentSize: Int, key: StoreKey?, writesHints: Bool) {
         self.directory = directory
         self.fileSystem = fileSystem
         self.segmentSize = segmentSize
         self.key = key
+        self.writesHints = writesHints
     }
 
     /// Copies `snapshot`'s live records, then adds an empty log segment and the MANIFEST.
@@ -146,6 +151,7 @@ private struct SnapshotCopier {
             remove: { [fileSystem] path in try? fileSystem.removeFile(path) },
             newSegment: { [self] in try newSegment(kind: .compacted, sync: false) },
             writeHint: { [self] segment, length in
+                guard writesHints else { return }
                 try HintFile.write(for: segment, length: length, in: directory, fileSystem: fileSystem)
             })
     }

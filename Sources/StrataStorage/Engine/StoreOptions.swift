@@ -24,14 +24,17 @@ extension Store {
         /// damage instead of refusing to open, and report what was skipped in
         /// ``Store/recoveryEvents``. Default `false`.
         public var salvage = false
-        /// Open sealed segments from their hint files (Bitcask's) instead of scanning them.
-        /// Default `false`.
+        /// Write a hint file (Bitcask's) for each segment the store seals, and open sealed
+        /// segments from their hints instead of scanning them. Default `false`.
         ///
-        /// Every sealed segment of an unencrypted store gets a hint whatever this says. With
-        /// `true`, open reads a sealed segment's hint and scans only the newest segment and
-        /// those whose hint is missing, damaged or does not match (a ``RecoveryEvent`` each):
-        /// open no longer reads every record, so damage inside a sealed segment's records is
-        /// found when a snapshot reads them (or by `strata verify`), not at open.
+        /// With `true`, a roll, a compaction and `writeCopy` write a hint for each segment they
+        /// seal (unencrypted stores only), `close()` seals an active segment holding at least an
+        /// eighth of ``segmentSize``, and open reads a sealed segment's hint and scans only the
+        /// newest segment and those whose hint is missing, damaged or does not match (a
+        /// ``RecoveryEvent`` each): open no longer reads every record, so damage inside a sealed
+        /// segment's records is found when a snapshot reads them (or by `strata verify`), not
+        /// at open. Writing a hint costs a roll a re-read of the sealed segment and a sort of
+        /// its keys.
         public var openWithHints = false
         /// Check each record's checksum when a snapshot reads it. Default `true`.
         public var verifyChecksumsOnRead = true

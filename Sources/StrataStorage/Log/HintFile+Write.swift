@@ -20,20 +20,22 @@ extension HintFile {
     static func build(of segment: SegmentFile, length: Int) throws -> HintFile? {
         guard segment.seal.cipher == nil else { return nil }
         return try segment.file.withBytes(at: 0, count: length) { bytes -> HintFile? in
-            var latest: [HintKey: HintEntry] = [:]
+            // Every committed operation in record order; sorted by key and then offset below,
+            // the last of each key's run is its last operation in the segment.
+            var operations: [HintEntry] = []
             func note(_ operation: ScannedOperation) {
-                latest[HintKey(keyspace: operation.keyspace, key: operation.key)] = HintEntry(
+                operations.append(HintEntry(
                     isPut: operation.isPut, keyspace: operation.keyspace, key: operation.key,
                     offset: UInt32(truncatingIfNeeded: operation.offset),
-                    length: UInt32(truncatingIfNeeded: operation.length))
+                    length: UInt32(truncatingIfNeeded: operation.length)))
             }
             var floor: UInt64 = 0
             let scan: SegmentScanResult
             switch segment.kind {
             case .log:
-                scan = SegmentScanner.scan(bytes, seal: segment.seal, after: 0) { sequence, operations in
+                scan = SegmentScanner.scan(bytes, seal: segment.seal, after: 0) { sequence, scanned in
                     if floor == 0 { floor = sequence }
-                    operations.forEach(note)
+                    scanned.forEach(note)
                 }
                 // An uncommitted record before the first commit would lower the floor: then
                 // there is no hint (rare: a failed write at the very start of a segment).
@@ -50,12 +52,28 @@ extension HintFile {
                 sealedLength: UInt64(length), lastSequence: scan.lastSequence, floorSequence: floor,
                 records: UInt32(truncatingIfNeeded: scan.records), uncommittedRecords: 0,
                 committedEnd: UInt32(truncatingIfNeeded: scan.committedEnd),
-                // In keyspace and key order, so that recovery builds each keyspace's tree bottom
-                // up from them (KeyTree.Builder) with no search.
-                entries: latest.values.sorted {
-                    $0.keyspace != $1.keyspace ? $0.keyspace < $1.keyspace : $0.key < $1.key
-                })
+                entries: lastOperations(sortedByKey: operations))
         }
+    }
+
+    /// Each key's last operation among `operations` (given in record order), in keyspace and key
+    /// order: recovery builds each keyspace's tree bottom up from them (KeyTree.Builder).
+    static func lastOperations(sortedByKey operations: [HintEntry]) -> [HintEntry] {
+        let sorted = operations.sorted {
+            if $0.keyspace != $1.keyspace { return $0.keyspace < $1.keyspace }
+            if $0.key != $1.key { return $0.key < $1.key }
+            return $0.offset < $1.offset
+        }
+        var entries: [HintEntry] = []
+        entries.reserveCapacity(sorted.count)
+        for entry in sorted {
+            if let last = entries.last, last.keyspace == entry.keyspace, last.key == entry.key {
+                entries[entries.count - 1] = entry
+            } else {
+                entries.append(entry)
+            }
+        }
+        return entries
     }
 
     /// Builds, writes and syncs the hint of `segment`, sealed at `length` bytes, replacing any
@@ -78,10 +96,4 @@ extension HintFile {
             throw error
         }
     }
-}
-
-/// A key in its keyspace, as the hint builder tracks it.
-private struct HintKey: Hashable {
-    var keyspace: Keyspace
-    var key: StorageKey
 }
