@@ -2,7 +2,8 @@
 //
 // 1. Refuse a destination that holds a MANIFEST, a MANIFEST.tmp or a segment (a store, or what
 //    a crash left of one); create the directory durably and hold its LOCK while copying.
-// 2. Copy every live record of the snapshot, as compaction does (CompactionOutput): checked,
+// 2. Copy every live record of the snapshot, as compaction does (CompactionOutput, with a
+//    dictionary trained as compaction trains one, CompactionDictionary.swift): checked,
 //    then written again into compacted segments numbered 1, 2, … (sealed under the copy's key,
 //    in the clear without one), each sealed and fsynced when full.
 // 3. Create an empty log segment after them (file and directory fsynced), then install the
@@ -67,7 +68,14 @@ extension Store {
         defer { lock.unlock() }
         // Again under the lock: another copy may have written there meanwhile.
         try checkCopyDestination(destination)
-        let copier = SnapshotCopier(directory: destination, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key)
+        let dictionary = CompactionDictionary.train(
+            policy: options.dictionaryCompression, encrypted: key != nil, segmentSize: options.segmentSize,
+            level: options.compressionLevel, segments: snapshot.segments
+        ) { visit in
+            for (_, keys) in snapshot.index.keyspaces { for (_, location) in keys { visit(location) } }
+        }
+        let copier = SnapshotCopier(
+            directory: destination, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key, dictionary: dictionary)
         do {
             try copier.copy(snapshot)
         } catch {
@@ -100,10 +108,13 @@ private struct SnapshotCopier {
     let fileSystem: any FileSystem
     let segmentSize: Int
     let key: StoreKey?
+    /// Compresses the copy's small values, when the store's policy trained a dictionary.
+    let dictionary: ZstdDictionary.Compressor?
     /// Every file this copier created, so that a failure can remove them.
     private let created = CreatedFiles()
 
-    init(directory: String, fileSystem: any FileSystem, segmentSize: Int, key: StoreKey?) {
+    init(directory: String, fileSystem: any FileSystem, segmentSize: Int, key: StoreKey?, dictionary: ZstdDictionary.Compressor?) {
+        self.dictionary = dictionary
         self.directory = directory
         self.fileSystem = fileSystem
         self.segmentSize = segmentSize
@@ -144,18 +155,20 @@ private struct SnapshotCopier {
         CompactionOutput.Destination(
             directory: directory, fileSystem: fileSystem, segmentSize: segmentSize, key: key,
             remove: { [fileSystem] path in try? fileSystem.removeFile(path) },
-            newSegment: { [self] in try newSegment(kind: .compacted, sync: false) },
+            dictionary: dictionary,
+            newSegment: { [self] dictionary in try newSegment(kind: .compacted, sync: false, dictionary: dictionary) },
             writeHint: { [self] segment, length in
                 try HintFile.write(for: segment, length: length, in: directory, fileSystem: fileSystem)
             })
     }
 
     /// Creates the copy's next segment, numbered from 1.
-    private func newSegment(kind: SegmentKind, sync: Bool) throws -> SegmentFile {
+    private func newSegment(kind: SegmentKind, sync: Bool, dictionary: ZstdDictionary? = nil) throws -> SegmentFile {
         let number = UInt32(created.paths.count + 1)
         // Noted only once made: a file that was there before is never this copy's to remove.
         let segment = try SegmentWriter.createSegment(
-            number, kind: kind, in: directory, fileSystem: fileSystem, key: key, remover: nil, sync: sync)
+            number, kind: kind, in: directory, fileSystem: fileSystem, key: key, remover: nil, sync: sync,
+            dictionary: dictionary)
         created.paths.append(segment.path)
         return segment
     }
