@@ -116,6 +116,7 @@ case "reopen": try runReopen()
 case "reopen-hints": try runReopenWithHints()
 case "memory": try runMemory()
 case "encryption": try runEncryption()
+case "dictionary": try runDictionary(records: arguments.count > 2 ? Int(arguments[2])! : 200_000)
 case "background": try runBackground(megabytes: arguments.count > 2 ? Int(arguments[2])! : 1024)
 case "all":
     try runMemory()
