@@ -40,6 +40,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "StrataStorage", package: "Strata")]
         ),
         .executableTarget(
+            name: "DictionaryFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "StrataStorage", package: "Strata")]
+        ),
+        .executableTarget(
             name: "ManifestFuzzer",
             dependencies: ["FuzzSupport", .product(name: "StrataStorage", package: "Strata")]
         ),

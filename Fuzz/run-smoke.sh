@@ -12,7 +12,7 @@
 # Environment:
 #   STRATA_FUZZ_SKIP_KNOWN   1 (default): skip inputs that trip issues already reported
 #                            (FuzzSupport/KnownIssues.swift); 0: let them crash.
-#   FUZZ_TARGETS             targets to run (default: "SegmentFuzzer ManifestFuzzer HintFuzzer
+#   FUZZ_TARGETS             targets to run (default: "SegmentFuzzer DictionaryFuzzer ManifestFuzzer HintFuzzer
 #                            PredicateFuzzer OpsFuzzer EvaluatorFuzzer").
 #   FUZZ_EXTRA_FLAGS         more libFuzzer flags, e.g. "-seed=1 -jobs=4".
 set -euo pipefail
@@ -24,7 +24,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
 fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
-read -r -a targets <<<"${FUZZ_TARGETS:-SegmentFuzzer ManifestFuzzer HintFuzzer PredicateFuzzer OpsFuzzer EvaluatorFuzzer}"
+read -r -a targets <<<"${FUZZ_TARGETS:-SegmentFuzzer DictionaryFuzzer ManifestFuzzer HintFuzzer PredicateFuzzer OpsFuzzer EvaluatorFuzzer}"
 read -r -a extra_flags <<<"${FUZZ_EXTRA_FLAGS:-}"
 
 # The exact flag order matters (other forms fail to link or lose coverage).

@@ -2,4 +2,5 @@
 #define STRATA_CZSTD_SHIM_H
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
+#include <zdict.h>
 #endif

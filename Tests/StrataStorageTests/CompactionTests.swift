@@ -771,13 +771,14 @@ final class CompactionTests: XCTestCase {
     /// Runs the workload, compacting after the commits in `compactAfter`, until the
     /// file system's `crashAt`-th sync; captures the crash images there.
     func runUntilCrash(
-        _ batches: [WriteBatch], durabilities: [Durability], compactAfter: Set<Int>, crashAt: Int?
+        _ batches: [WriteBatch], durabilities: [Durability], compactAfter: Set<Int>, crashAt: Int?,
+        dictionaries: Store.DictionaryCompression = .automatic
     ) -> (images: [(String, MemoryFileSystem)], acknowledged: Int, syncs: Int, compactions: Int) {
         let (fileSystem, images) = crashingFileSystem(at: crashAt)
         var acknowledged = 0
         var compactions = 0
         do {
-            let store = try openStore(fileSystem)
+            let store = try openStore(fileSystem, dictionaryCompression: dictionaries)
             for (batch, durability) in zip(batches, durabilities) {
                 try store.commit(batch, durability: durability)
                 acknowledged += 1
@@ -792,31 +793,39 @@ final class CompactionTests: XCTestCase {
         return (images.withLock { $0 }, acknowledged, fileSystem.syncCount, compactions)
     }
 
-    func checkCrashes(durabilities: [Durability], seed: UInt64, compactAfter: Set<Int>) throws {
+    func checkCrashes(
+        durabilities: [Durability], seed: UInt64, compactAfter: Set<Int>,
+        dictionaries: Store.DictionaryCompression = .automatic, similarValues: Bool = false
+    ) throws {
         noteSeed(seed)
         let commits = durabilities.count
-        let batches = makeWorkload(commits: commits, seed: seed)
+        let batches = similarValues
+            ? makeSimilarWorkload(commits: commits, seed: seed) : makeWorkload(commits: commits, seed: seed)
         let states = prefixStates(of: batches)
-        let clean = runUntilCrash(batches, durabilities: durabilities, compactAfter: compactAfter, crashAt: nil)
+        let clean = runUntilCrash(
+            batches, durabilities: durabilities, compactAfter: compactAfter, crashAt: nil, dictionaries: dictionaries)
         XCTAssertEqual(clean.compactions, compactAfter.count, "every planned compaction should have work")
         let total = clean.syncs
 
         var imagesChecked = 0
         var compactedImages = 0
+        var dictionaryImages = 0
         for point in 1...total {
-            let run = runUntilCrash(batches, durabilities: durabilities, compactAfter: compactAfter, crashAt: point)
+            let run = runUntilCrash(
+                batches, durabilities: durabilities, compactAfter: compactAfter, crashAt: point, dictionaries: dictionaries)
             XCTAssertEqual(run.images.count, 4, "no crash image at sync \(point)")
             let mustHave = (0..<run.acknowledged).last { durabilities[$0] == .full }.map { $0 + 1 } ?? 0
             for (policy, image) in run.images {
                 let context = "sync point \(point)/\(total), policy \(policy), \(run.acknowledged) acknowledged"
                 let store: Store
                 do {
-                    store = try openStore(image)
+                    store = try openStore(image, dictionaryCompression: dictionaries)
                 } catch {
                     XCTFail("reopen failed at \(context): \(error)")
                     continue
                 }
                 if try Manifest.read(in: "/db", fileSystem: image)?.version == 2 { compactedImages += 1 }
+                if try hasDictionarySegment(image) { dictionaryImages += 1 }
                 let recovered = try contents(of: store.snapshot())
                 let candidates = mustHave...min(run.acknowledged + 1, commits)
                 let recoveredPrefix = Int(store.sequence)
@@ -848,6 +857,24 @@ final class CompactionTests: XCTestCase {
         }
         XCTAssertEqual(imagesChecked, total * 4)
         XCTAssertGreaterThan(compactedImages, total, "many images should hold compacted segments")
+        if dictionaries == .always {
+            XCTAssertGreaterThan(dictionaryImages, total, "many images should hold segments with a dictionary")
+        }
+    }
+
+    /// Whether a listed segment of `image` names a dictionary in its header.
+    func hasDictionarySegment(_ image: MemoryFileSystem) throws -> Bool {
+        let listed = try Manifest.read(in: "/db", fileSystem: image)?.segments ?? []
+        return try listed.contains { number in
+            guard let bytes = image.contents(of: "/db/" + SegmentFile.name(for: number)) else { return false }
+            return try bytes.withUnsafeBytes { try SegmentHeader.decode($0, file: "") }.dictionaryID != 0
+        }
+    }
+
+    func testCrashAtEverySyncPointAroundCompactionsWithDictionaries() throws {
+        try checkCrashes(
+            durabilities: Array(repeating: .full, count: 120), seed: 53, compactAfter: [40, 80, 105],
+            dictionaries: .always, similarValues: true)
     }
 
     func testCrashAtEverySyncPointAroundCompactionsWithFullDurability() throws {

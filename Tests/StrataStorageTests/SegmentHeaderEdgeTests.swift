@@ -23,8 +23,19 @@ final class SegmentHeaderEdgeTests: XCTestCase {
         XCTAssertEqual(try decode(header), header)
     }
 
-    func testDictionaryIdIsUnsupported() {
-        assertRefused(SegmentHeader(segmentNumber: 1, dictionaryID: 1), code: .unsupportedFormat, offset: 16)
+    func testDictionaryIdInALogSegmentIsCorruption() {
+        assertRefused(SegmentHeader(segmentNumber: 1, dictionaryID: 1), code: .corruption, offset: 16)
+    }
+
+    func testDictionaryIdInAnEncryptedCompactedSegmentIsCorruption() {
+        assertRefused(
+            SegmentHeader(segmentNumber: 1, dictionaryID: 1, cipherID: SegmentCipher.id, kind: .compacted),
+            code: .corruption, offset: 16)
+    }
+
+    func testDictionaryIdInAPlainCompactedSegmentDecodes() throws {
+        let header = SegmentHeader(segmentNumber: 7, dictionaryID: 0x1234_5678, kind: .compacted)
+        XCTAssertEqual(try decode(header), header)
     }
 
     func testAnUnknownCipherIdIsUnsupported() {

@@ -5,7 +5,8 @@ import XCTest
 func openStore(
     _ fileSystem: any FileSystem, directory: String = "/db", segmentSize: Int = 4096,
     durability: Durability = .full, compressionThreshold: Int = 1024, readOnly: Bool = false,
-    salvage: Bool = false, encryptionKey: [UInt8]? = nil, openWithHints: Bool = false
+    salvage: Bool = false, encryptionKey: [UInt8]? = nil, openWithHints: Bool = false,
+    dictionaryCompression: Store.DictionaryCompression = .automatic
 ) throws -> Store {
     var options = Store.Options()
     options.fileSystem = fileSystem
@@ -16,6 +17,7 @@ func openStore(
     options.salvage = salvage
     options.encryptionKey = encryptionKey
     options.openWithHints = openWithHints
+    options.dictionaryCompression = dictionaryCompression
     return try Store(directory: directory, options: options)
 }
 
@@ -71,6 +73,34 @@ func makeWorkload(commits: Int, seed: UInt64) -> [WriteBatch] {
         batches.append(batch)
     }
     return batches
+}
+
+/// Like ``makeWorkload(commits:seed:)``, but every value is a small JSON-like object of one
+/// shape (100–200 bytes), the records a compaction dictionary is made for.
+func makeSimilarWorkload(commits: Int, seed: UInt64, keys: UInt64 = 40) -> [WriteBatch] {
+    var random = SplitMix64(seed: seed)
+    var batches: [WriteBatch] = []
+    for _ in 0..<commits {
+        var batch = WriteBatch()
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let keyspace = Keyspace(UInt32.random(in: 1...2, using: &random))
+            let id = UInt64.random(in: 0..<keys, using: &random)
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                batch.delete(StorageKey(id), in: keyspace)
+            } else {
+                batch.put(similarValue(id: id, version: Int.random(in: 0..<1000, using: &random)), forKey: StorageKey(id), in: keyspace)
+            }
+        }
+        batches.append(batch)
+    }
+    return batches
+}
+
+/// A small JSON-like object, the same shape for every `id`.
+func similarValue(id: UInt64, version: Int) -> [UInt8] {
+    Array(("{\"id\":\(id),\"name\":\"customer-\(id)\",\"email\":\"customer\(id)@example.com\","
+        + "\"active\":\(id % 3 != 0),\"score\":\(version),\"city\":\"\(["Lyon", "Oslo", "Porto"][Int(id % 3)])\","
+        + "\"tags\":[\"retail\",\"tier-\(id % 4)\"]}").utf8)
 }
 
 /// The model state after each prefix of `batches`: `states[i]` is the state after i commits.

@@ -127,6 +127,7 @@ case "reopen-hints": try runReopenWithHints()
 case "reopen-hints-scattered": try runReopenWithHints(scattered: true)
 case "memory": try runMemory()
 case "encryption": try runEncryption()
+case "dictionary": try runDictionary(records: arguments.count > 2 ? Int(arguments[2])! : 200_000)
 case "background": try runBackground(megabytes: arguments.count > 2 ? Int(arguments[2])! : 1024)
 case "all":
     try runMemory()

@@ -3,9 +3,10 @@
 //
 // 1. Plan (writer lock): S = every listed segment but the active one; a copy of the published
 //    index and segment map (a snapshot). Nothing to do when S is empty.
-// 2. Copy (no lock): for each key whose snapshot location lies in S, read its record, check
-//    it (checksum, tag when encrypted, a put, the right key), and append it (same sequence,
-//    same compressed form; the CRC recomputed for the new segment's salt and offset, and in an
+// 2. Copy (no lock): train a dictionary from a sample of the small live values when it pays
+//    (CompactionDictionary.swift). For each key whose snapshot location lies in S, read its
+//    record, check it (checksum, tag when encrypted, a put, the right key), and append it (same
+//    sequence, same compressed form, or a small value compressed with the dictionary; the CRC recomputed for the new segment's salt and offset, and in an
 //    encrypted store the payload sealed again under the new segment's key:
 //    CompactionOutput.swift) to a compacted segment numbered above every existing one (numbers
 //    taken under the writer lock; a new output segment starts at `segmentSize`). Tombstones and
@@ -154,7 +155,12 @@ extension Store {
     private func copyLiveRecords(
         _ plan: CompactionPlan, hooks: CompactionHooks
     ) throws -> (CompactionOutput, [RecordLocation]) {
-        var output = CompactionOutput(destination: compactionDestination())
+        var destination = compactionDestination()
+        destination.dictionary = CompactionDictionary.train(
+            policy: options.dictionaryCompression, encrypted: key != nil, segmentSize: options.segmentSize,
+            level: options.compressionLevel, segments: plan.source.segments
+        ) { visit in forEachRecordToCopy(plan) { _, _, location in visit(location) } }
+        var output = CompactionOutput(destination: destination)
         var newLocations: [RecordLocation] = []
         var copiedBytes = 0
         var nextPace = Self.compactionPaceBytes
@@ -344,14 +350,14 @@ extension Store {
         CompactionOutput.Destination(
             directory: directory, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key,
             remove: { [remover] path in remover?.remove(path) },
-            newSegment: { [self] in
+            newSegment: { [self] dictionary in
                 // Only while the store is open: once `close()` has released the directory
                 // lock, another process may own the directory.
                 try writer.withLock { state throws in
                     try Store.checkWritable(state)
                     return try SegmentWriter.createSegment(
                         try Store.takeSegmentNumber(&state), kind: .compacted, in: directory,
-                        fileSystem: fileSystem, key: key, remover: remover, sync: false)
+                        fileSystem: fileSystem, key: key, remover: remover, sync: false, dictionary: dictionary)
                 }
             },
             writeHint: { [remover, directory, fileSystem, openWithHints = options.openWithHints] segment, length in

@@ -48,6 +48,8 @@ extension Recovery {
                 let header = try SegmentHeader.decode(bytes, file: path)
                 kind = header.kind
                 seal = try keyedSeal(for: header, path: path, decidesKey: true)
+                // A dictionary that does not load leaves the scan to stop at its record.
+                seal = seal.decompressing(with: try? SegmentDictionary.load(for: header, seal: seal, from: file, size: size, path: path))
             } catch let error as StrataError where error.code == .unsupportedFormat || error.code == .invalidKey {
                 throw error  // a newer format's file, or another key: never judge what this build cannot read
             } catch {

@@ -200,7 +200,13 @@ struct Recovery {
             throw StrataError.corrupt(
                 "segment header says segment \(header.segmentNumber)", file: path, offset: 12)
         }
-        let seal = try keyedSeal(for: header, path: path, decidesKey: decidesKey)
+        var seal = try keyedSeal(for: header, path: path, decidesKey: decidesKey)
+        do {
+            seal = seal.decompressing(with: try SegmentDictionary.load(for: header, seal: seal, from: file, size: size, path: path))
+        } catch let error as StrataError where error.code == .corruption && options.salvage {
+            // Salvage reads on without it: the scan then stops at the dictionary record, the
+            // first record it cannot use, and reports it (`scanCompactedSegment`).
+        }
         let segment = SegmentFile(number: number, kind: header.kind, seal: seal, path: path, file: file, remover: remover)
         return (segment, header, size)
     }

@@ -167,7 +167,12 @@ public struct Snapshot: Sendable {
                 guard record.kind == .put else {
                     throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: Int(location.offset))
                 }
-                return try body(record)
+                do {
+                    return try body(record)
+                } catch let error as StrataError where error.code == .corruption && error.file == nil {
+                    // A value that does not decompress (DecodedRecord.value()): name the record.
+                    throw StrataError.corrupt(error.message, file: segment.path, offset: Int(location.offset))
+                }
             }
         }
     }

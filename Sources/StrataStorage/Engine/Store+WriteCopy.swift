@@ -2,7 +2,8 @@
 //
 // 1. Refuse a destination that holds a MANIFEST, a MANIFEST.tmp or a segment (a store, or what
 //    a crash left of one); create the directory durably and hold its LOCK while copying.
-// 2. Copy every live record of the snapshot, as compaction does (CompactionOutput): checked,
+// 2. Copy every live record of the snapshot, as compaction does (CompactionOutput, with a
+//    dictionary trained as compaction trains one, CompactionDictionary.swift): checked,
 //    then written again into compacted segments numbered 1, 2, … (sealed under the copy's key,
 //    in the clear without one), each sealed and fsynced when full.
 // 3. Create an empty log segment after them (file and directory fsynced), then install the
@@ -67,9 +68,15 @@ extension Store {
         defer { lock.unlock() }
         // Again under the lock: another copy may have written there meanwhile.
         try checkCopyDestination(destination)
+        let dictionary = CompactionDictionary.train(
+            policy: options.dictionaryCompression, encrypted: key != nil, segmentSize: options.segmentSize,
+            level: options.compressionLevel, segments: snapshot.segments
+        ) { visit in
+            for (_, keys) in snapshot.index.keyspaces { for (_, location) in keys { visit(location) } }
+        }
         let copier = SnapshotCopier(
             directory: destination, fileSystem: fileSystem, segmentSize: options.segmentSize, key: key,
-            writesHints: options.openWithHints)
+            dictionary: dictionary, writesHints: options.openWithHints)
         do {
             try copier.copy(snapshot)
         } catch {
@@ -102,17 +109,23 @@ private struct SnapshotCopier {
     let fileSystem: any FileSystem
     let segmentSize: Int
     let key: StoreKey?
+    /// Compresses the copy's small values, when the store's policy trained a dictionary.
+    let dictionary: ZstdDictionary.Compressor?
     /// Whether each compacted segment of the copy gets a hint (the store's `openWithHints`).
     let writesHints: Bool
     /// Every file this copier created, so that a failure can remove them.
     private let created = CreatedFiles()
 
-    init(directory: String, fileSystem: any FileSystem, segmentSize: Int, key: StoreKey?, writesHints: Bool) {
+    init(
+        directory: String, fileSystem: any FileSystem, segmentSize: Int, key: StoreKey?,
+        dictionary: ZstdDictionary.Compressor?, writesHints: Bool
+    ) {
+        self.dictionary = dictionary
+        self.writesHints = writesHints
         self.directory = directory
         self.fileSystem = fileSystem
         self.segmentSize = segmentSize
         self.key = key
-        self.writesHints = writesHints
     }
 
     /// Copies `snapshot`'s live records, then adds an empty log segment and the MANIFEST.
@@ -149,7 +162,8 @@ private struct SnapshotCopier {
         CompactionOutput.Destination(
             directory: directory, fileSystem: fileSystem, segmentSize: segmentSize, key: key,
             remove: { [fileSystem] path in try? fileSystem.removeFile(path) },
-            newSegment: { [self] in try newSegment(kind: .compacted, sync: false) },
+            dictionary: dictionary,
+            newSegment: { [self] dictionary in try newSegment(kind: .compacted, sync: false, dictionary: dictionary) },
             writeHint: { [self] segment, length in
                 guard writesHints else { return }
                 try HintFile.write(for: segment, length: length, in: directory, fileSystem: fileSystem)
@@ -157,11 +171,12 @@ private struct SnapshotCopier {
     }
 
     /// Creates the copy's next segment, numbered from 1.
-    private func newSegment(kind: SegmentKind, sync: Bool) throws -> SegmentFile {
+    private func newSegment(kind: SegmentKind, sync: Bool, dictionary: ZstdDictionary? = nil) throws -> SegmentFile {
         let number = UInt32(created.paths.count + 1)
         // Noted only once made: a file that was there before is never this copy's to remove.
         let segment = try SegmentWriter.createSegment(
-            number, kind: kind, in: directory, fileSystem: fileSystem, key: key, remover: nil, sync: sync)
+            number, kind: kind, in: directory, fileSystem: fileSystem, key: key, remover: nil, sync: sync,
+            dictionary: dictionary)
         created.paths.append(segment.path)
         return segment
     }

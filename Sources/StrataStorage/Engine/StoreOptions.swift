@@ -14,6 +14,13 @@ extension Store {
         public var compressionThreshold: Int = 4096
         /// The zstd level for compressed values. Default 3.
         public var compressionLevel: Int32 = 3
+        /// Whether compaction (manual, background and ``Store/writeCopy(toDirectory:encryptionKey:)``)
+        /// compresses small values with a zstd dictionary trained from the live values it
+        /// copies. Default ``DictionaryCompression/off``: a value compressed with the dictionary
+        /// costs each read a decompression (about 0.5 µs for 200 bytes), where a plain one is
+        /// read in place. Encrypted stores and encrypted copies never use one: the dictionary is
+        /// made of plaintext samples.
+        public var dictionaryCompression: DictionaryCompression = .off
         /// The largest value a commit accepts, in bytes. Default 256 MiB; at most 512 MiB.
         /// Reads are not limited by it: a value a store with a larger limit wrote reads whole.
         public var maxValueSize: Int = 256 << 20

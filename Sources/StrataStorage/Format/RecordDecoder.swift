@@ -10,6 +10,8 @@ struct DecodedRecord {
     var length: Int
     /// The record's payload (a view into the decoded bytes).
     var payload: UnsafeRawBufferPointer
+    /// The dictionary of the segment the record lies in, if it has one.
+    var dictionary: ZstdDictionary? = nil
 
     /// For put and delete: the keyspace.
     var keyspace: Keyspace {
@@ -32,6 +34,9 @@ struct DecodedRecord {
 
     var isCompressed: Bool { flags & RecordFormat.compressedFlag != 0 }
 
+    /// Whether a compressed value was compressed with the segment's dictionary.
+    var usesDictionary: Bool { flags & RecordFormat.dictionaryFlag != 0 }
+
     /// For a compressed put: the length of the value once decompressed.
     var rawValueLength: Int {
         Int(payload.loadLittleEndian(at: RecordFormat.keyPrefixSize + keyBytes.count, as: UInt32.self))
@@ -46,12 +51,19 @@ struct DecodedRecord {
     }
 
     /// The value of a put, decompressed when needed.
-    /// - Throws: ``StrataError`` `.corruption` when a compressed value does not decode or
-    ///   declares a size over `RecordFormat.maxValueLength`, which no store writes.
+    /// - Throws: ``StrataError`` `.corruption` when a compressed value does not decode (with the
+    ///   segment's dictionary when flagged so) or declares a size over
+    ///   `RecordFormat.maxValueLength`, which no store writes.
     func value() throws -> [UInt8] {
         if isCompressed {
+            // The decoder refuses a dictionary flag in a segment without one; checked again so
+            // that no frame is ever decoded without the dictionary it needs.
+            if usesDictionary, dictionary == nil {
+                throw StrataError(.corruption, "value compressed with a dictionary in a segment without one")
+            }
             return try ZstdCodec.decompress(
-                valueBytes, decompressedSize: rawValueLength, limit: RecordFormat.maxValueLength)
+                valueBytes, decompressedSize: rawValueLength, limit: RecordFormat.maxValueLength,
+                dictionary: usesDictionary ? dictionary : nil)
         }
         return Array(valueBytes)
     }
@@ -131,14 +143,15 @@ enum RecordDecoder {
         let payload = UnsafeRawBufferPointer(rebasing: bytes[RecordFormat.headerSize..<length])
         if seal.cipher != nil, kind != .commit {
             if payload.count < SegmentCipher.overhead { return .failure(.malformedPayload("sealed payload shorter than its nonce and tag")) }
-        } else if let problem = structuralProblem(kind: kind, flags: flags, payload: payload) {
+        } else if let problem = structuralProblem(kind: kind, flags: flags, payload: payload, seal: seal) {
             return .failure(.malformedPayload(problem))
         }
         let sequence = bytes.loadLittleEndian(at: 10, as: UInt64.self)
         guard sequence < RecordFormat.maxSequence else {
             return .failure(.malformedPayload("sequence \(sequence) is beyond any a store reaches"))
         }
-        return .success(DecodedRecord(kind: kind, flags: flags, sequence: sequence, length: length, payload: payload))
+        return .success(DecodedRecord(
+            kind: kind, flags: flags, sequence: sequence, length: length, payload: payload, dictionary: seal.dictionary))
     }
 
     /// Decodes the record at the start of `bytes` as ``decode(_:seal:at:verifyingChecksum:)``
@@ -157,7 +170,7 @@ enum RecordDecoder {
         let frameHeader = UnsafeRawBufferPointer(rebasing: bytes[4..<RecordFormat.headerSize])
         return try cipher.open(record.payload, frameHeader: frameHeader, at: offset) { payload in
             guard let payload else { return try body(.failure(.authenticationFailed)) }
-            if let problem = structuralProblem(kind: record.kind, flags: record.flags, payload: payload) {
+            if let problem = structuralProblem(kind: record.kind, flags: record.flags, payload: payload, seal: seal) {
                 return try body(.failure(.malformedPayload(problem)))
             }
             record.payload = payload
@@ -166,9 +179,12 @@ enum RecordDecoder {
     }
 
     private static func structuralProblem(
-        kind: RecordKind, flags: UInt8, payload: UnsafeRawBufferPointer
+        kind: RecordKind, flags: UInt8, payload: UnsafeRawBufferPointer, seal: RecordSeal
     ) -> String? {
         switch kind {
+        case .dictionary:
+            // Where a dictionary record may lie is the scanners' and the loader's business.
+            return flags != 0 ? "flags on a dictionary record" : nil
         case .commit:
             if payload.count != RecordFormat.commitPayloadSize { return "commit payload of \(payload.count) bytes" }
             if flags != 0 { return "flags on a commit record" }
@@ -183,6 +199,9 @@ enum RecordDecoder {
                 if afterKey != payload.count { return "bytes after a deleted key" }
             } else if flags & RecordFormat.compressedFlag != 0, afterKey + 4 > payload.count {
                 return "compressed value without its length"
+            } else if flags & RecordFormat.dictionaryFlag != 0 {
+                if flags & RecordFormat.compressedFlag == 0 { return "dictionary flag on an uncompressed value" }
+                if seal.dictionary == nil { return "value compressed with a dictionary in a segment without one" }
             }
             return nil
         }

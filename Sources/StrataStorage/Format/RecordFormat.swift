@@ -13,8 +13,12 @@
 //   seeded with the segment's salt and the record's offset in the segment (RecordSeal.swift),
 //   so a frame is valid only where it was written; in a version-1 segment it is not seeded.
 // - length: payload byte count, little-endian UInt32, at most `RecordFormat.maxPayloadLength`.
-// - kind: 1 put, 2 delete, 3 commit. 0 is never written (a zero-filled tail is not a record).
-// - flags: bit 0 = payload value is zstd-compressed (put only). Other bits must be 0.
+// - kind: 1 put, 2 delete, 3 commit, 4 dictionary. 0 is never written (a zero-filled tail is
+//   not a record). A dictionary record lies only at offset 64 of a compacted segment whose
+//   header names a dictionary (SegmentDictionary.swift), and nowhere else.
+// - flags: bit 0 = payload value is zstd-compressed (put only); bit 1 = compressed with the
+//   segment's dictionary (put only, always with bit 0, only in a segment with a dictionary).
+//   Other bits must be 0.
 // - seq: the sequence number of the transaction the record belongs to, little-endian UInt64.
 //   Every record of one transaction carries the same sequence; sequences strictly increase
 //   along the log segments (a failed transaction's number is never reused). Compacted
@@ -26,6 +30,7 @@
 //           (compressed: keyspace u32 │ key length u16 │ key │ raw length u32 │ zstd frame)
 //   delete  keyspace u32 │ key length u16 │ key
 //   commit  record count u32 │ reserved u32 (0) │ synced-through u64
+//   dictionary  a zstd dictionary (zstd's format; its id is the segment header's dictionary id)
 //
 // A transaction is its put/delete records followed by one commit record with the same
 // sequence whose record count equals the number of records before it. Recovery applies a
@@ -40,6 +45,8 @@ enum RecordKind: UInt8, Sendable {
     case put = 1
     case delete = 2
     case commit = 3
+    /// The zstd dictionary of a compacted segment (SegmentDictionary.swift).
+    case dictionary = 4
 }
 
 /// Constants of the record frame. Part of the on-disk format.
@@ -56,8 +63,11 @@ enum RecordKind: UInt8, Sendable {
     static let commitRecordSize = headerSize + commitPayloadSize
     /// Flag bit: the value of a put is zstd-compressed and preceded by its raw length.
     static let compressedFlag: UInt8 = 0x01
+    /// Flag bit, only with `compressedFlag`: the value was compressed with the segment's
+    /// dictionary.
+    static let dictionaryFlag: UInt8 = 0x02
     /// All flag bits this version understands.
-    static let knownFlags: UInt8 = compressedFlag
+    static let knownFlags: UInt8 = compressedFlag | dictionaryFlag
     /// The largest payload a record may declare (1 GiB). Larger lengths are corruption.
     static let maxPayloadLength = 1 << 30
     /// The largest value any store accepts (the upper bound of `Store.Options.maxValueSize`),

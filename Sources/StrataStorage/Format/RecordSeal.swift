@@ -37,6 +37,8 @@
     private let saltCRC: UInt32
     /// The cipher of an encrypted segment; nil for a plain one.
     let cipher: SegmentCipher?
+    /// The zstd dictionary of a compacted segment that has one (SegmentDictionary.swift).
+    let dictionary: ZstdDictionary?
 
     /// The seal of a segment whose header holds `salt`; `nil` for a version-1 segment.
     @_spi(Testing) public init(salt: UInt32?) {
@@ -44,15 +46,31 @@
     }
 
     /// The seal of a segment whose header holds `salt`, encrypted with `cipher` when not nil.
-    init(salt: UInt32?, cipher: SegmentCipher?) {
+    init(salt: UInt32?, cipher: SegmentCipher?, dictionary: ZstdDictionary? = nil) {
         self.salt = salt
         self.saltCRC = salt.map { salt in withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) } } ?? 0
         self.cipher = cipher
+        self.dictionary = dictionary
     }
 
     /// This seal, encrypting with `cipher`.
     func encrypting(with cipher: SegmentCipher?) -> RecordSeal {
-        RecordSeal(salt: salt, cipher: cipher)
+        RecordSeal(salt: salt, cipher: cipher, dictionary: dictionary)
+    }
+
+    /// This seal, decompressing with `dictionary`.
+    func decompressing(with dictionary: ZstdDictionary?) -> RecordSeal {
+        RecordSeal(salt: salt, cipher: cipher, dictionary: dictionary)
+    }
+
+    /// Where the first put of the segment lies: after the header, and after the dictionary
+    /// record of a segment that has one.
+    var firstRecordOffset: Int {
+        SegmentHeader.size + (dictionary.map { RecordFormat.headerSize + $0.bytes.count } ?? 0)
+    }
+
+    public static func == (lhs: RecordSeal, rhs: RecordSeal) -> Bool {
+        lhs.salt == rhs.salt && lhs.cipher == rhs.cipher && lhs.dictionary === rhs.dictionary
     }
 
     /// The seal of version-1 segments: no seed.

@@ -14,8 +14,12 @@
 //   with `.unsupportedFormat` instead of misreading it.
 // - hsize: header size in bytes (64); records start at this offset.
 // - seg#: the segment's number, which is also its file name (000001.seg).
-// - dict: id of the zstd dictionary compressed values use (0 = none). Reserved for the
-//   compactor's per-class dictionaries; versions 1 and 2 write 0 and refuse anything else.
+// - dict: id of the zstd dictionary of a compacted segment (0 = none). Non-zero only in a
+//   plain (cipher 0) compacted segment whose first record, at offset 64, is a dictionary record
+//   holding a zstd dictionary with this id (SegmentDictionary.swift); its puts flagged 0x03 are
+//   compressed with it (RecordFormat.swift). A non-zero id in a log segment or an encrypted one
+//   is corruption (never written). Builds that predate dictionaries refuse a non-zero id with
+//   `.unsupportedFormat`, so they never misread such a segment: no version change.
 // - cipher: id of the at-rest cipher. 0 = none; 1 = AES-256-GCM over the payload of every put
 //   and delete, under a key derived for this segment from the store's 64-byte key
 //   (SegmentCipher.swift, StoreKey.swift). Any other id is refused with `.unsupportedFormat`,
@@ -149,11 +153,6 @@
             segmentNumber: bytes.loadLittleEndian(at: 12, as: UInt32.self),
             dictionaryID: bytes.loadLittleEndian(at: 16, as: UInt32.self),
             cipherID: bytes.loadLittleEndian(at: 20, as: UInt32.self))
-        guard header.dictionaryID == 0 else {
-            throw StrataError(
-                .unsupportedFormat, "segment uses a compression dictionary this build does not support",
-                file: file, offset: 16)
-        }
         guard header.cipherID == 0 || (header.cipherID == SegmentCipher.id && version != unsaltedVersion) else {
             throw StrataError(
                 .unsupportedFormat,
@@ -172,6 +171,12 @@
                 file: file, offset: 24)
         }
         header.kind = kind
+        guard header.dictionaryID == 0 || (kind == .compacted && header.cipherID == 0) else {
+            throw StrataError.corrupt(
+                "segment header names dictionary \(header.dictionaryID) in a segment that cannot have one "
+                    + "(\(kind == .log ? "a log segment" : "an encrypted segment"))",
+                file: file, offset: 16)
+        }
         if version != unsaltedVersion {
             header.salt = bytes.loadLittleEndian(at: saltOffset, as: UInt32.self)
         }
@@ -184,6 +189,7 @@ extension SegmentHeader {
     /// A header of the current version; `seal` supplies the salt.
     init(segmentNumber: UInt32, kind: SegmentKind = .log, seal: RecordSeal) {
         self.init(segmentNumber: segmentNumber, kind: kind, salt: seal.salt ?? 0)
+        dictionaryID = seal.dictionary?.id ?? 0
         if let cipher = seal.cipher {
             cipherID = SegmentCipher.id
             keySalt = cipher.salt

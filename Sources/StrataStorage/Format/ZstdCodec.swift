@@ -13,21 +13,27 @@ import CZstd
 /// borrows one from a small pool guarded by a `Locked` mutex, uses it exclusively, and returns it; at
 /// most ``poolLimit`` idle contexts of each kind are kept.
 ///
-/// Dictionaries are not used (a segment header with a dictionary id is refused). The place for
-/// one is where a borrowed context is configured — `ZSTD_CCtx_refCDict` before `ZSTD_compress2`
-/// in ``compress(_:level:)`` and `ZSTD_DCtx_refDDict` before `ZSTD_decompressDCtx` in
-/// ``decompress(_:decompressedSize:limit:)``, cleared before the context goes back to the pool,
-/// since references are sticky across calls.
+/// A compacted segment may carry a trained dictionary (ZstdDictionary.swift): ``compress(_:level:)``
+/// and ``decompress(_:decompressedSize:limit:dictionary:)`` then reference its `ZSTD_CDict` /
+/// `ZSTD_DDict` on the borrowed context (`ZSTD_CCtx_refCDict`, `ZSTD_DCtx_refDDict`) and clear
+/// the reference before the context goes back to the pool, since references are sticky. Frames
+/// carry no dictionary id (`ZSTD_c_dictIDFlag` 0): the segment header names the dictionary.
 struct ZstdCodec {
     /// Idle contexts kept per pool; more may exist while many threads compress at once, and the
     /// surplus is freed as they are returned.
     static let poolLimit = 8
 
     /// Compresses `source` into one magicless zstd frame at `level`.
-    static func compress(_ source: UnsafeRawBufferPointer, level: Int32 = 3) -> [UInt8] {
+    static func compress(
+        _ source: UnsafeRawBufferPointer, level: Int32 = 3, dictionary: ZstdDictionary.Compressor? = nil
+    ) -> [UInt8] {
         let context = borrowCompressionContext()
         defer { returnCompressionContext(context) }
         let cctx = context.pointer
+        if let dictionary {
+            check(ZSTD_CCtx_refCDict(cctx, dictionary.cdict), "reference a dictionary")
+        }
+        defer { if dictionary != nil { check(ZSTD_CCtx_refCDict(cctx, nil), "drop the dictionary") } }
 
         // Only the level varies between calls; format, checksum and content-size flags were set
         // when the context was created and are sticky.
@@ -63,7 +69,7 @@ struct ZstdCodec {
     /// `limit` (checked before anything is allocated), when zstd cannot decode the payload,
     /// or when it decodes to a different size. Never traps on malformed input.
     static func decompress(
-        _ source: UnsafeRawBufferPointer, decompressedSize: Int, limit: Int
+        _ source: UnsafeRawBufferPointer, decompressedSize: Int, limit: Int, dictionary: ZstdDictionary? = nil
     ) throws(StrataError) -> [UInt8] {
         guard decompressedSize >= 0, decompressedSize <= limit else {
             throw StrataError(
@@ -81,6 +87,10 @@ struct ZstdCodec {
         let context = borrowDecompressionContext()
         defer { returnDecompressionContext(context) }
         let dctx = context.pointer
+        if let dictionary {
+            check(ZSTD_DCtx_refDDict(dctx, dictionary.ddict), "reference a dictionary")
+        }
+        defer { if dictionary != nil { check(ZSTD_DCtx_refDDict(dctx, nil), "drop the dictionary") } }
 
         var failure: StrataError?
         let result = withNonNullSource(source) { sourcePointer in
@@ -135,6 +145,7 @@ struct ZstdCodec {
             "select magicless frames")
         check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0), "disable the frame checksum")
         check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0), "omit the content size")
+        check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0), "omit the dictionary id")
         return Context(pointer: cctx)
     }
 
@@ -170,7 +181,7 @@ struct ZstdCodec {
     // MARK: - Helpers
 
     /// zstd's static description of an error code.
-    private static func errorName(_ code: Int) -> String {
+    static func errorName(_ code: Int) -> String {
         String(cString: ZSTD_getErrorName(code))
     }
 

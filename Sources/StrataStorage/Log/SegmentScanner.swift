@@ -61,6 +61,9 @@ enum SegmentScanner {
                 pending.removeAll(keepingCapacity: true)
                 pendingSequence = record.sequence
             }
+            if record.kind == .dictionary {
+                return .malformedPayload("a dictionary record in a log segment")
+            }
             if record.kind == .commit {
                 guard record.commitRecordCount == pending.count else {
                     return .malformedPayload("commit of \(record.commitRecordCount) records follows \(pending.count)")
@@ -112,8 +115,8 @@ enum SegmentScanner {
         return false
     }
 
-    /// Scans `bytes`, a whole compacted segment whose header (and `seal`) has already been
-    /// checked.
+    /// Scans `bytes`, a whole compacted segment whose header (and `seal`, with its dictionary
+    /// when it has one) has already been checked.
     ///
     /// Every record must be a put; each one is committed on its own, and they may come in any
     /// order of sequence, so no sequence rule applies. `apply` gets each put in file order and
@@ -126,8 +129,11 @@ enum SegmentScanner {
         _ bytes: UnsafeRawBufferPointer, seal: RecordSeal, after lastSequence: UInt64,
         apply: (_ sequence: UInt64, _ operation: ScannedOperation) -> String?
     ) -> SegmentScanResult {
-        var result = SegmentScanResult(committedEnd: SegmentHeader.size, lastSequence: lastSequence)
-        result.damage = forEachRecord(in: bytes, seal: seal, from: SegmentHeader.size, base: 0) { offset, record in
+        // A segment with a dictionary holds it in its first record, which the segment's
+        // opening already loaded and checked (SegmentDictionary.swift): the puts follow it.
+        let start = seal.firstRecordOffset
+        var result = SegmentScanResult(committedEnd: start, lastSequence: lastSequence)
+        result.damage = forEachRecord(in: bytes, seal: seal, from: start, base: 0) { offset, record in
             guard record.kind == .put else {
                 return .malformedPayload("a \(record.kind) record in a compacted segment, which holds only puts")
             }

@@ -4,6 +4,8 @@
 enum SegmentWriter {
     /// Creates segment `number` in `directory` and writes its header, with a new random salt;
     /// with `key`, the segment is encrypted under a key derived for it (a new random key salt).
+    /// With `dictionary` (compacted, plain segments only) the header names it; the caller
+    /// writes its dictionary record next (SegmentDictionary.swift).
     ///
     /// With `sync` (log segments, made by a roll), the file and the directory are synced before
     /// this returns, so that a manifest naming it never names a missing or headerless file.
@@ -12,10 +14,11 @@ enum SegmentWriter {
     /// - Throws: ``StrataError`` `.io`; a half-created file is removed when possible.
     static func createSegment(
         _ number: UInt32, kind: SegmentKind = .log, in directory: String, fileSystem: any FileSystem,
-        key: StoreKey?, remover: SegmentRemover?, sync: Bool = true
+        key: StoreKey?, remover: SegmentRemover?, sync: Bool = true, dictionary: ZstdDictionary? = nil
     ) throws -> SegmentFile {
         let path = joinPath(directory, SegmentFile.name(for: number))
         let seal = RecordSeal.random().encrypting(with: key?.newSegmentCipher(number: number))
+            .decompressing(with: dictionary)
         let file = try fileSystem.open(path, mode: .createNew)
         do {
             try file.write(SegmentHeader(segmentNumber: number, kind: kind, seal: seal).encoded(), at: 0)

@@ -291,6 +291,22 @@ let hintSeeds: [(String, [UInt8])] = [
     ("empty", [0x03]),
 ]
 
+// MARK: - DictionaryFuzzer
+
+let dictionarySegment = DictionaryFixture.shared.segment
+let dictionarySeeds: [(String, [UInt8])] = [
+    ("as-written", [0x00] + dictionarySegment),
+    ("records-repaired", [0x03] + records(dictionarySegment)),
+    ("dictionary-byte-flipped-repaired", [0x03] + flipping(records(dictionarySegment), at: RecordFormat.headerSize + 40)),
+    ("first-put-flipped-repaired", [0x03] + flipping(records(dictionarySegment), at: dictionaryRecordLength + RecordFormat.headerSize + 12)),
+    ("dictionary-id-changed", [0x07] + flipping(Array(dictionarySegment.prefix(SegmentHeader.size)), at: 16) + records(dictionarySegment)),
+    ("no-dictionary-record", [0x03] + records(dictionarySegment).dropFirst(dictionaryRecordLength)),
+]
+/// Bytes of the fixture's dictionary record.
+var dictionaryRecordLength: Int {
+    RecordFormat.headerSize + Int(dictionarySegment.loadLE(at: SegmentHeader.size + 4, as: UInt32.self))
+}
+
 // MARK: - Main
 
 func replay(_ target: String, _ input: [UInt8]) -> CInt {
@@ -301,6 +317,7 @@ func replay(_ target: String, _ input: [UInt8]) -> CInt {
     case "OpsFuzzer": return runOpsInput(input)
     case "EvaluatorFuzzer": return runEvaluatorInput(input)
     case "HintFuzzer": return runHintInput(input)
+    case "DictionaryFuzzer": return runDictionaryInput(input)
     default: fatalError("unknown target \(target): SegmentFuzzer, ManifestFuzzer, PredicateFuzzer, OpsFuzzer, EvaluatorFuzzer or HintFuzzer")
     }
 }
@@ -322,6 +339,7 @@ struct MakeSeeds {
         for (target, seeds) in [
             ("SegmentFuzzer", segmentSeeds), ("ManifestFuzzer", manifestSeeds), ("PredicateFuzzer", predicateSeeds),
             ("OpsFuzzer", opsSeeds), ("EvaluatorFuzzer", evaluatorSeeds), ("HintFuzzer", hintSeeds),
+            ("DictionaryFuzzer", dictionarySeeds),
         ] {
             let directory = corpus + "/" + target
             makeDirectory(directory)
