@@ -271,8 +271,12 @@ public struct Fixtures: Sendable {
         manifest = fresh.contents(of: FuzzPath.manifest)!
         emptySegment = fresh.contents(of: FuzzPath.segment(1))!
 
+        // With hints, so that the roll writes one for segment 1. The files are taken before
+        // `close()`, which would seal segment 2 too (it holds more than an eighth of a segment).
         let rolled = MemoryFileSystem()
-        let store = try Store(directory: fuzzDirectory, options: fuzzOptions(.readWrite, fileSystem: rolled))
+        var rolledOptions = fuzzOptions(.readWrite, fileSystem: rolled)
+        rolledOptions.openWithHints = true
+        let store = try Store(directory: fuzzDirectory, options: rolledOptions)
         for round in 0..<4 {
             var batch = WriteBatch()
             batch.put(Array(repeating: UInt8(0x61 + round), count: 1220), forKey: StorageKey(UInt64(round)), in: Keyspace(1))
@@ -280,13 +284,14 @@ public struct Fixtures: Sendable {
             if round > 0 { batch.delete(StorageKey("k\(round - 1)"), in: Keyspace(2)) }
             try store.commit(batch)
         }
-        try store.close()
+        defer { try? store.close() }
         rolledManifest = rolled.contents(of: FuzzPath.manifest)!
         rolledSegment1 = rolled.contents(of: FuzzPath.segment(1))!
         rolledSegment2 = rolled.contents(of: FuzzPath.segment(2)) ?? []
         rolledHint1 = rolled.contents(of: FuzzPath.hint(1)) ?? []
         precondition(!rolledHint1.isEmpty, "fuzz fixtures: the roll wrote no hint for segment 1")
         precondition(!rolledSegment2.isEmpty, "fuzz fixtures: the rolled store did not roll")
+        precondition(rolled.contents(of: FuzzPath.segment(3)) == nil, "fuzz fixtures: the rolled store rolled twice")
         precondition(emptySegment.count == SegmentHeader.size, "fuzz fixtures: a new store's segment is not its header alone")
         precondition(rolledSegment1.count > fuzzSegmentSize - 100, "fuzz fixtures: segment 1 is not nearly full")
     }
