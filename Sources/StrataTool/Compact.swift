@@ -5,17 +5,17 @@ import StrataStorage
 
 struct Compact: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Rewrite a database's sealed segments without their dead records.",
+        abstract: "Rewrite a database's segments without their dead records.",
         discussion: """
             Opens the database for writing (it takes the LOCK: no other process may have it \
-            open), copies the live records of every sealed segment into compacted segments, \
-            installs them, removes the old files and prints what it did. A crash at any point \
+            open), seals the active segment when it holds records, copies the live records of \
+            every sealed segment into compacted segments, installs them, removes the old files \
+            and prints what it did. A crash at any point \
             leaves the database as it was before or after, never in between.
 
             With --dry-run, opens the database read-only instead (no lock; nothing on disk \
-            changes) and prints what compaction would do: the sealed segments it would rewrite \
-            and the dead bytes it would reclaim at most (dead bytes of the active segment, \
-            which is not rewritten, stay).
+            changes) and prints what compaction would do: the segments it would rewrite and \
+            the dead bytes it would reclaim at most.
 
             \(ToolExit.help)
             """
@@ -57,10 +57,11 @@ struct Compact: ParsableCommand {
             Output.printNotes(store.recoveryEvents)
             return store.statistics()
         }
-        let sealed = max(0, statistics.segments - 1)
-        print(sealed > 0 ? "would compact (dry run, nothing written):" : "nothing to compact (dry run): no sealed segment")
-        print("  segments  \(statistics.segments), \(sealed) sealed would be rewritten")
+        // Every segment but an empty active one: a compaction seals an active one with records.
+        let hasRecords = statistics.records > 0
+        print(hasRecords ? "would compact (dry run, nothing written):" : "nothing to compact (dry run): no record")
+        print("  segments  \(statistics.segments), each holding records would be rewritten")
         print("  bytes     \(Format.bytes(statistics.totalBytes)) now, \(Format.bytes(statistics.liveBytes)) live")
-        print("  reclaims  at most \(Format.bytes(sealed > 0 ? statistics.deadBytes : 0))")
+        print("  reclaims  at most \(Format.bytes(hasRecords ? statistics.deadBytes : 0))")
     }
 }

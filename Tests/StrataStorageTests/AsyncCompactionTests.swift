@@ -87,6 +87,8 @@ final class AsyncCompactionTests: XCTestCase {
         let memory = MemoryFileSystem()
         let hooked = CreationHookFileSystem(memory)
         let (store, model) = try filledStore(hooked)
+        // Sealed first, so that the compaction has nothing to seal and may change nothing.
+        try sealActiveSegment(of: store)
         let filesBefore = try files(memory)
         let manifestBefore = try Manifest.read(in: "/db", fileSystem: memory)
         let statisticsBefore = store.statistics()

@@ -59,11 +59,28 @@ final class CompactionEdgeTests: XCTestCase {
         return synced.withLock { $0 }
     }
 
-    /// Before its MANIFEST names the new floor, compaction syncs the active segment (3) when it
-    /// holds unsynced commits, and not when every commit was already synced.
-    func testCompactionSyncsTheActiveSegmentOnlyWhenItHoldsUnsyncedBytes() throws {
+    /// A compaction seals a non-empty active segment (3) first, which syncs it once whatever the
+    /// durability of its commits, and then compacts it with the others: its put and delete of
+    /// key 3 are both dropped.
+    func testCompactionSealsANonEmptyActiveSegmentWithOneSync() throws {
         let active = "/db/000003.seg"
         XCTAssertEqual(try pathsSyncedByCompaction(durability: .none).filter { $0 == active }.count, 1)
-        XCTAssertEqual(try pathsSyncedByCompaction(durability: .full).filter { $0 == active }.count, 0)
+        XCTAssertEqual(try pathsSyncedByCompaction(durability: .full).filter { $0 == active }.count, 1)
+        let store = try storeOfFullSegments(3)
+        let report = try store.compact()
+        XCTAssertEqual(report.segmentsCompacted, 3)
+        XCTAssertEqual(report.recordsCopied, 2)
+        XCTAssertEqual(try store.snapshot().value(for: StorageKey(UInt64(3)), in: Keyspace(1)), nil)
+    }
+
+    /// A compaction of a store whose active segment is empty seals nothing and leaves it active.
+    func testCompactionLeavesAnEmptyActiveSegmentActive() throws {
+        let fileSystem = MemoryFileSystem()
+        let store = try storeOfFullSegments(3, on: fileSystem)
+        _ = try store.compact()
+        let active = try XCTUnwrap(Manifest.read(in: "/db", fileSystem: fileSystem)).segments.last
+        let second = try store.compact()
+        XCTAssertEqual(try XCTUnwrap(Manifest.read(in: "/db", fileSystem: fileSystem)).segments.last, active)
+        XCTAssertEqual(second.segmentsCompacted, second.segmentsBefore - 1)
     }
 }

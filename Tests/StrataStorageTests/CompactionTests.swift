@@ -61,14 +61,16 @@ final class CompactionTests: XCTestCase {
         let report = try store.compact()
         let after = store.statistics()
         XCTAssertTrue(report.didCompact)
-        XCTAssertEqual(report.segmentsCompacted, before.segments - 1)
+        XCTAssertEqual(report.segmentsCompacted, before.segments, "the active segment is sealed and compacted too")
         XCTAssertEqual(report.segmentsBefore, before.segments)
         XCTAssertEqual(report.segmentsAfter, after.segments)
         XCTAssertEqual(report.bytesBefore, before.totalBytes)
         XCTAssertEqual(report.bytesAfter, after.totalBytes)
         XCTAssertLessThan(after.totalBytes, before.totalBytes / 2)
         XCTAssertLessThan(after.segments, before.segments)
-        XCTAssertEqual(report.bytesReclaimed, before.totalBytes - after.totalBytes)
+        XCTAssertEqual(
+            report.bytesReclaimed, before.totalBytes - after.totalBytes + SegmentHeader.size,
+            "the store gained the header of the new active segment")
         XCTAssertEqual(report.recordsSuperseded, 0)
         XCTAssertEqual(after.keys, before.keys)
         XCTAssertEqual(after.liveBytes, before.liveBytes, "records are copied byte for byte")
@@ -128,7 +130,7 @@ final class CompactionTests: XCTestCase {
         XCTAssertEqual(Set(order).count, order.count)
 
         let second = try store.compact()
-        XCTAssertEqual(second.segmentsCompacted, order.count - 1, "compacted segments are compacted again")
+        XCTAssertEqual(second.segmentsCompacted, order.count, "compacted segments are compacted again, and the active one")
         XCTAssertEqual(try contents(of: store.snapshot()), model)
         XCTAssertTrue(Set(try manifest(fileSystem).segments).isDisjoint(with: firstCompacted))
         try store.close()
@@ -140,9 +142,6 @@ final class CompactionTests: XCTestCase {
     func testNothingToCompact() throws {
         let fileSystem = MemoryFileSystem()
         let store = try openStore(fileSystem, segmentSize: 1 << 20)
-        var batch = WriteBatch()
-        batch.put([1], forKey: StorageKey("k"), in: Keyspace(1))
-        try store.commit(batch)
         let manifestBefore = fileSystem.contents(of: "/db/MANIFEST")
         let report = try store.compact()
         XCTAssertFalse(report.didCompact)
@@ -151,6 +150,31 @@ final class CompactionTests: XCTestCase {
         XCTAssertEqual(report.recordsCopied, 0)
         XCTAssertEqual(fileSystem.contents(of: "/db/MANIFEST"), manifestBefore, "nothing was rewritten")
         XCTAssertTrue(report.description.contains("nothing to compact"))
+    }
+
+    /// A store whose records are all in its active segment: the compaction seals it and
+    /// compacts it, so that what a user deleted goes even before any roll.
+    func testARecordInTheActiveSegmentAloneIsCompacted() throws {
+        let fileSystem = MemoryFileSystem()
+        let store = try openStore(fileSystem, segmentSize: 1 << 20)
+        var model: Contents = [:]
+        for i in 0..<100 {
+            var batch = WriteBatch()
+            batch.put(Array(repeating: UInt8(i), count: 200), forKey: StorageKey(UInt64(i)), in: Keyspace(1))
+            if i % 2 == 1 { batch.delete(StorageKey(UInt64(i - 1)), in: Keyspace(1)) }
+            try store.commit(batch)
+            apply(batch, to: &model)
+        }
+        let before = store.statistics()
+        XCTAssertEqual(before.segments, 1)
+        let report = try store.compact()
+        XCTAssertTrue(report.didCompact)
+        XCTAssertEqual(report.segmentsCompacted, 1)
+        XCTAssertEqual(report.recordsCopied, 50)
+        XCTAssertLessThan(store.statistics().totalBytes, before.totalBytes * 6 / 10)
+        XCTAssertEqual(try contents(of: store.snapshot()), model)
+        try store.close()
+        XCTAssertEqual(try contents(of: openStore(fileSystem, segmentSize: 1 << 20).snapshot()), model)
     }
 
     func testCompactionOfOnlyDeadDataLeavesNoCompactedSegment() throws {
@@ -332,6 +356,9 @@ final class CompactionTests: XCTestCase {
         let fileSystem = MemoryFileSystem()
         let (store, baseModel) = try churnedStore(fileSystem)
         var model = baseModel
+        // Sealed first: a seal by the compaction would sync a new segment, and the hook below
+        // would then commit while the compaction holds the writer lock.
+        try sealActiveSegment(of: store)
         // Pick keys whose newest record is in a sealed segment: they will be copied.
         let snapshot = store.snapshot()
         let active = try manifest(fileSystem).segments.last!
@@ -693,6 +720,8 @@ final class CompactionTests: XCTestCase {
     func testCorruptLiveRecordAbortsCompactionAndChangesNothing() throws {
         let fileSystem = MemoryFileSystem()
         let (store, _) = try churnedStore(fileSystem)
+        // Sealed first, so that the compaction has nothing to seal and may change nothing.
+        try sealActiveSegment(of: store)
         let snapshot = store.snapshot()
         let active = try manifest(fileSystem).segments.last!
         let (_, location) = snapshot.index.keyspaces.values.flatMap { $0 }.first { $0.value.segment != active }!
@@ -722,6 +751,8 @@ final class CompactionTests: XCTestCase {
         let store = try openStore(faulty)
         var model: Contents = [:]
         try commitAll(store, makeWorkload(commits: 150, seed: 8), into: &model)
+        // Sealed first, so that the segment after the active one is the compaction's output.
+        try sealActiveSegment(of: store)
         let filesBefore = try segmentFiles(memory)
         let active = try manifest(memory).segments.last!
         // Fail the write of the first output file (the store's own writes go to the active one).

@@ -186,10 +186,10 @@ final class RecoveryEdgeTests: XCTestCase {
             batch.put([UInt8](repeating: 1, count: 3000), forKey: StorageKey(UInt64(key)), in: Keyspace(1))
             try store.commit(batch)
         }
-        _ = try store.compact()
+        _ = try store.compact()  // seals 3 and compacts 1–3; 4 is the (empty) active segment
         try store.close()
-        let active = "/db/000003.seg"
-        XCTAssertEqual(try Manifest.read(in: "/db", fileSystem: fileSystem)?.segments.last, 3)
+        let active = "/db/000004.seg"
+        XCTAssertEqual(try Manifest.read(in: "/db", fileSystem: fileSystem)?.segments.last, 4)
         let (seal, _) = try tail(of: active, in: fileSystem)
         var rewritten = Array(try XCTUnwrap(fileSystem.contents(of: active)).prefix(SegmentHeader.size))
         putRecord(sequence: 2, key: "again", into: &rewritten, seal: seal)
@@ -199,6 +199,37 @@ final class RecoveryEdgeTests: XCTestCase {
             XCTAssertEqual((error as? StrataError)?.code, .corruption)
             XCTAssertEqual((error as? StrataError)?.file, active)
             XCTAssertEqual((error as? StrataError)?.offset, SegmentHeader.size)
+        }
+    }
+
+    /// A listed segment whose header fails its checksum, or that is missing, is corruption; with
+    /// salvage, the segments before it are kept and nothing from it on is read.
+    func testSalvageStopsAtASegmentWhoseHeaderIsDamagedOrMissing() throws {
+        for damage in ["header", "missing"] {
+            let fileSystem = MemoryFileSystem()
+            let store = try openStore(fileSystem, segmentSize: 4096, compressionThreshold: .max)
+            for key in 1...3 {  // one put per segment: segments 1 and 2 sealed, 3 active
+                var batch = WriteBatch()
+                batch.put([UInt8](repeating: UInt8(key), count: 3000), forKey: StorageKey(UInt64(key)), in: Keyspace(1))
+                try store.commit(batch)
+            }
+            try store.close()
+            let second = "/db/000002.seg"
+            if damage == "header" {
+                fileSystem.corrupt(path: second, at: 30, with: [0x5A])
+            } else {
+                try fileSystem.removeFile(second)
+            }
+            XCTAssertThrowsError(try openStore(fileSystem, readOnly: true), damage) { error in
+                XCTAssertEqual((error as? StrataError)?.code, .corruption)
+                XCTAssertEqual((error as? StrataError)?.file, second)
+            }
+            let salvaged = try openStore(fileSystem, readOnly: true, salvage: true)
+            XCTAssertEqual(
+                try contents(of: salvaged.snapshot()),
+                [Keyspace(1): [StorageKey(UInt64(1)): [UInt8](repeating: 1, count: 3000)]], damage)
+            XCTAssertEqual(salvaged.recoveryEvents.map(\.kind), [.salvagedCorruption], damage)
+            XCTAssertEqual(salvaged.recoveryEvents.first?.file, second, damage)
         }
     }
 }

@@ -54,6 +54,8 @@ final class StoreLifecycleTests: XCTestCase {
             batch.put(Array(repeating: UInt8(i), count: 300), forKey: StorageKey(UInt64(i)), in: Keyspace(1))
             try store.commit(batch)
         }
+        // Sealed first, so that the first new segment file synced is a compaction output.
+        try sealActiveSegment(of: store)
         let before = Set(try fileSystem.contentsOfDirectory("/db"))
         let atClose = Locked<Set<String>?>(nil)
         // Close the store when the first compacted output file is synced (it is full).

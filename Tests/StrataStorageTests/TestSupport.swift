@@ -141,3 +141,9 @@ func crashingFileSystem(at crashAt: Int?) -> (MemoryFileSystem, Locked<[(String,
     }
     return (fileSystem, images)
 }
+
+/// Seals the store's active segment and starts the next, as a roll does, so that a following
+/// ``Store/compact()`` finds nothing to seal (for tests of what a compaction changes).
+func sealActiveSegment(of store: Store) throws {
+    try store.writer.withLock { state throws in try store.roll(&state) }
+}

@@ -8,8 +8,9 @@ extension Database {
     /// when the calling task is cancelled.
     ///
     /// The compaction runs on a thread of its own. Cancelling the task stops it at its next
-    /// batch of records (64): the files it wrote are removed, the database is exactly as it
-    /// was (every object, and the old files still in use) and `CancellationError` is thrown;
+    /// batch of records (64): the files it wrote are removed, the database is as it was
+    /// (every object, and the old files still in use; only the active segment stays sealed if
+    /// the compaction had sealed it) and `CancellationError` is thrown;
     /// a later compaction starts from scratch. A cancellation that comes once the new segments
     /// are being installed is too late: the compaction then finishes and returns its report.
     /// The replaced files are removed as ``compact()`` says.

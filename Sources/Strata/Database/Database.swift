@@ -257,8 +257,8 @@ public final class Database {
     /// Whether a write transaction is open on this database.
     public var isInWriteTransaction: Bool { transaction != nil }
 
-    /// Rewrites the database's sealed log segments without their dead records (overwritten and
-    /// deleted objects), online: readers, frozen views and writers keep working meanwhile, and a
+    /// Rewrites the database's segments without their dead records (overwritten and deleted
+    /// objects), the active one included (it is sealed first and a new one started), online: readers, frozen views and writers keep working meanwhile, and a
     /// frozen view keeps reading the files it needs until it is released. The replaced files
     /// are removed as soon as nothing reads them: at once when no frozen view (or other live
     /// database not read since) holds them, else when the last of those goes or reads again.

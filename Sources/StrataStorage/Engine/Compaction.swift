@@ -44,11 +44,13 @@ extension Store {
     /// Rewrites every sealed segment into compacted segments that hold only live records,
     /// and removes the sealed segments, while commits and snapshots go on.
     ///
-    /// All segments but the active one are compacted as one unit. The result keeps every
-    /// value and every sequence number; overwritten values, tombstones, commit records and
-    /// records of failed transactions are dropped. A key that a commit overwrites or deletes
-    /// while the compaction runs keeps its newer state. Calls return at once with
-    /// ``CompactionReport/didCompact`` false when the store has no sealed segment yet.
+    /// The active segment is sealed first when it holds any record (the next commit goes to a
+    /// new one), so that every record written so far is compacted; then all segments but the
+    /// new active one are compacted as one unit. The result keeps every value and every
+    /// sequence number; overwritten values, tombstones, commit records and records of failed
+    /// transactions are dropped. A key that a commit overwrites or deletes while the
+    /// compaction runs keeps its newer state. Calls return at once with
+    /// ``CompactionReport/didCompact`` false when the store holds no record yet.
     ///
     /// Snapshots taken before the compaction keep reading the replaced segments; their files
     /// are unlinked when the last such snapshot is released (or, if the store is closed first,
@@ -65,7 +67,7 @@ extension Store {
     ///   - `.readOnly` when the store was opened read-only;
     ///   - `.closed` after ``close()`` or an earlier failure that makes the store refuse writes;
     ///   - `.corruption` (naming the file and offset) when a live record fails its checks; the
-    ///     store is left as it was;
+    ///     store is left as it was (with its active segment sealed, if the compaction sealed it);
     ///   - `.io` when writing or syncing the new segments fails (the store is left as it was)
     ///     or when the directory sync or the MANIFEST install fails (the store then refuses
     ///     writes until reopened, as after a failed roll).
@@ -76,13 +78,18 @@ extension Store {
         if options.readOnly {
             throw StrataError(.readOnly, "the store was opened read-only", file: directory)
         }
-        return try compaction.withLock { _ in try compactExclusively(hooks: CompactionHooks()) }
+        return try compact(hooks: CompactionHooks(), sealingActiveSegment: true)
     }
 
     /// ``compact()`` calling `hooks` as it copies (the background compactor's and the async
-    /// `compact()`'s entry). REQUIRES: the store is writable.
-    func compact(hooks: CompactionHooks) throws -> CompactionReport {
-        try compaction.withLock { _ in try compactExclusively(hooks: hooks) }
+    /// `compact()`'s entry). `sealingActiveSegment`: whether a non-empty active segment is
+    /// sealed first and compacted too (an explicit compaction), or left alone (the background
+    /// compactor, which compacts what its policy found dead in sealed segments).
+    /// REQUIRES: the store is writable.
+    func compact(hooks: CompactionHooks, sealingActiveSegment: Bool) throws -> CompactionReport {
+        try compaction.withLock { _ in
+            try compactExclusively(hooks: hooks, sealingActiveSegment: sealingActiveSegment)
+        }
     }
 
     /// Bytes of live records copied between two calls of a compaction's `pace` hook.
@@ -105,12 +112,12 @@ extension Store {
     }
 
     /// REQUIRES: `compaction` is held.
-    private func compactExclusively(hooks: CompactionHooks) throws -> CompactionReport {
+    private func compactExclusively(hooks: CompactionHooks, sealingActiveSegment: Bool) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
         // A stop asked for while this waited for the `compaction` lock changes nothing.
         try hooks.batch(0)
-        let plan = try planCompaction()
+        let plan = try planCompaction(sealingActiveSegment: sealingActiveSegment)
         guard !plan.sealed.isEmpty else {
             return CompactionReport(
                 segmentsBefore: plan.segmentsBefore, segmentsAfter: plan.segmentsBefore,
@@ -131,17 +138,23 @@ extension Store {
         // `plan` (the last references to the replaced segments held here) goes away on return.
     }
 
-    /// Step 1: what to compact — every sealed segment — and the index to copy from.
-    private func planCompaction() throws -> CompactionPlan {
+    /// Step 1: what to compact — every sealed segment, after sealing a non-empty active one
+    /// when `sealingActiveSegment` — and the index to copy from.
+    private func planCompaction(sealingActiveSegment: Bool) throws -> CompactionPlan {
         try writer.withLock { state throws -> CompactionPlan in
             try Self.checkWritable(state)
+            // The sizes before are the store's as the caller saw it, before any seal.
+            let (segmentsBefore, bytesBefore) = published.withLock { ($0.segments.count, $0.bytes) }
+            if sealingActiveSegment, state.offset > SegmentHeader.size {
+                try rollStoppingWritesOnFailure(&state)
+            }
             let sealed = Array(state.segmentOrder.dropLast())
             return published.withLock { published in
                 CompactionPlan(
                     sealed: sealed, sealedSet: Set(sealed),
                     source: SnapshotStorage(index: published.index, segments: published.segments, fence: fence),
-                    segmentsBefore: published.segments.count,
-                    bytesBefore: published.bytes,
+                    segmentsBefore: segmentsBefore,
+                    bytesBefore: bytesBefore,
                     bytesCompacted: sealed.reduce(0) { $0 + (published.tallies[$1]?.bytes ?? 0) })
             }
         }

@@ -14,7 +14,8 @@ public struct CompactionReport: Sendable, Hashable, CustomStringConvertible {
     public var bytesBefore: Int
     /// Bytes of all live segments when it ended (commits made meanwhile included).
     public var bytesAfter: Int
-    /// Sealed segments compacted, and so replaced; 0 when there was nothing to compact.
+    /// Segments compacted, and so replaced (the active one included when the compaction sealed
+    /// it first); 0 when there was nothing to compact.
     public var segmentsCompacted: Int
     /// Bytes of the segments compacted.
     public var bytesCompacted: Int

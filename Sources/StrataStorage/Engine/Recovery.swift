@@ -129,7 +129,19 @@ struct Recovery {
     /// Scans one segment into `result`; returns false when salvage stopped at damage.
     func scanSegment(_ number: UInt32, isNewest: Bool, into result: inout Result) throws -> Bool {
         let writable = isNewest && !options.readOnly
-        let (segment, header, size) = try openSegment(number, writable: writable, decidesKey: result.segmentOrder.isEmpty)
+        let opened: (SegmentFile, SegmentHeader, Int)
+        do {
+            opened = try openSegment(number, writable: writable, decidesKey: result.segmentOrder.isEmpty)
+        } catch let error as StrataError where error.code == .corruption && options.salvage {
+            // A segment that is missing or whose header fails its checks: salvage keeps the
+            // segments before it, as it keeps the records before damage inside one.
+            result.events.append(RecoveryEvent(
+                kind: .salvagedCorruption, file: error.file ?? joinPath(directory, SegmentFile.name(for: number)),
+                offset: error.offset ?? 0, byteCount: 0,
+                message: "\(error.message); kept every segment before it, read nothing from it on"))
+            return false
+        }
+        let (segment, header, size) = opened
         if header.kind == .compacted {
             guard !isNewest else {
                 throw StrataError.corrupt(

@@ -11,8 +11,8 @@ extension Store {
     /// The calling task waits without holding a thread: the copying, reading and `fsync`s run
     /// on a dedicated thread, never on the cooperative pool. Cancelling the task stops the
     /// copy at its next batch of records (64 records): the compaction removes the files it
-    /// wrote, leaves the store exactly as it was (every value, every segment, the MANIFEST)
-    /// and throws `CancellationError`; a later compaction starts from scratch. A cancellation
+    /// wrote, leaves the store as it was (every value and segment; only the active segment
+    /// stays sealed if the compaction had sealed it) and throws `CancellationError`; a later compaction starts from scratch. A cancellation
     /// that comes once the copy is done and the new MANIFEST is being installed is too late:
     /// the compaction then finishes and returns its report. A task cancelled before the call
     /// throws at once, having done nothing.
@@ -43,7 +43,7 @@ extension Store {
                         let hooks = CompactionHooks(batch: { _ in
                             if cancelled.load(ordering: .acquiring) { throw CancellationError() }
                         })
-                        continuation.resume(with: Result { try compact(hooks: hooks) })
+                        continuation.resume(with: Result { try compact(hooks: hooks, sealingActiveSegment: true) })
                     }
                 } catch {
                     continuation.resume(throwing: error)

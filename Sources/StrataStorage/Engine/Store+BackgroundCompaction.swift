@@ -68,7 +68,7 @@ extension Store {
                 batch: { bytes in try compactor.progress(bytesCopied: bytes) },
                 pace: { bytes in
                     try compactor.pace(bytesCopied: bytes, commitsWaiting: { self.commitQueue.isBusy }, sequence: { self.sequence })
-                }))
+                }), sealingActiveSegment: false)
             compactor.finished(report)
         } catch {
             let failure = StrataError.converting(error)

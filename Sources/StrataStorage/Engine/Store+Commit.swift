@@ -94,14 +94,8 @@ extension Store {
         let overhead = key == nil ? 0 : SegmentCipher.overhead
         let bound = group.reduce(0) { $0 + $1.batch.encodedSizeBound + overhead * $1.batch.count }
         if state.offset + bound > options.segmentSize, state.offset > SegmentHeader.size {
-            do {
-                try roll(&state)
-                backgroundCompactor?.request()
-            } catch {
-                let failure = StrataError.converting(error)
-                state.failure = failure
-                throw failure
-            }
+            try rollStoppingWritesOnFailure(&state)
+            backgroundCompactor?.request()
         }
         guard let active = state.active else {
             throw StrataError(.readOnly, "the store has no segment open for writing")
@@ -221,6 +215,18 @@ extension Store {
         }
         if sticky { state.failure = failure }
         return failure
+    }
+
+    /// ``roll(_:)``, whose failure is sticky: the store then refuses writes until reopened
+    /// (the old segment may be sealed while no MANIFEST lists the next). REQUIRES: `writer` is held.
+    func rollStoppingWritesOnFailure(_ state: inout WriterState) throws {
+        do {
+            try roll(&state)
+        } catch {
+            let failure = StrataError.converting(error)
+            state.failure = failure
+            throw failure
+        }
     }
 
     /// Seals the active segment and starts the next one. REQUIRES: `writer` is held.
