@@ -114,6 +114,29 @@ final class ConfigurationTests: DatabaseTestCase {
         XCTAssertEqual(db.objects(Dog.self).first?.name.hasPrefix("name 299"), true)
     }
 
+    /// Realm's `testShouldCompactOnLaunch`: a database far smaller than a segment (all of it in
+    /// the active one) shrinks when compacted at launch, and keeps what was not deleted.
+    func testShouldCompactOnLaunchShrinksADatabaseSmallerThanASegment() throws {
+        var configuration = Database.Configuration(directory: directory, objectTypes: [Dog.self])
+        do {
+            let db = try Database(configuration: configuration)
+            try db.write {
+                for i in 0..<1000 { try db.add(Dog(value: ["name": "dog \(i) " + String(repeating: "x", count: 100)])) }
+            }
+            try db.write { try db.delete(Array(db.objects(Dog.self).filter { !$0.name.hasPrefix("dog 1 ") })) }
+            XCTAssertEqual(db.shared.store.statistics().segments, 1)
+        }
+        let sizes = Locked<(total: Int, used: Int)?>(nil)
+        configuration.shouldCompactOnLaunch = { total, used in
+            sizes.withLock { $0 = (total, used) }
+            return true
+        }
+        let db = try Database(configuration: configuration)
+        let before = try XCTUnwrap(sizes.withLock { $0 })
+        XCTAssertLessThan(db.shared.store.statistics().totalBytes, before.total / 10, "compacted")
+        XCTAssertEqual(db.objects(Dog.self).map(\.name), ["dog 1 " + String(repeating: "x", count: 100)])
+    }
+
     func testAWriteThatWouldKeepTooManyVersionsAliveThrows() throws {
         var configuration = Database.Configuration(directory: directory, objectTypes: [Dog.self])
         configuration.maximumNumberOfActiveVersions = 2
