@@ -55,17 +55,13 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// - Throws: ``StrataError`` `.io` when the thread cannot be created.
     func start(for store: Store) throws {
         lock.withLock { self.store = Unmanaged.passUnretained(store) }
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<BackgroundCompactor>.fromOpaque(context).takeRetainedValue().loop()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<BackgroundCompactor>.fromOpaque(context).release()
+        let thread: pthread_t
+        do {
+            // The thread holds the compactor until its loop returns.
+            thread = try NativeThread.start(for: "the background compactor", detached: false) { [self] in loop() }
+        } catch {
             lock.withLock { exited = true }
-            throw StrataError(.io, "the background compactor's thread could not be started", errno: result)
+            throw error
         }
         lock.withLock { self.thread = thread }
     }

@@ -39,7 +39,7 @@ extension Store {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CompactionReport, any Error>) in
                 do {
-                    try DetachedThread.run { [self] in
+                    try NativeThread.start(for: "the compaction", detached: true) { [self] in
                         let hooks = CompactionHooks(batch: { _ in
                             if cancelled.load(ordering: .acquiring) { throw CancellationError() }
                         })
