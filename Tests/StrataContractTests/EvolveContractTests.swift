@@ -18,6 +18,7 @@ final class EvolveContractTests: ContractTestCase {
 
         try evolve(directory: directory, key: key, rex: rex, other: other)
 
+        db.refresh()
         XCTAssertEqual(db.objects(Dog.self).count, 0, "the contract ends with deleteAll()")
         XCTAssertTrue(other.isInvalidated)
         let copy = directory.appendingPathComponent("copy")

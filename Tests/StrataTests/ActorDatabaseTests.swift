@@ -8,9 +8,11 @@ import XCTest
 /// and writes it from its methods, and hands out only `Sendable` values. It compiles in strict
 /// concurrency (the package builds in Swift 6 mode) with no `@unchecked Sendable`.
 actor DogKeeper {
-    private let db: Database
+    /// Opened on the actor (an `async` initializer runs on it once every stored property is
+    /// set; a synchronous one runs off it), so it autorefreshes between the actor's jobs.
+    private var db: Database!
 
-    init(configuration: Database.Configuration) throws {
+    init(configuration: Database.Configuration) async throws {
         db = try Database(configuration: configuration)
     }
 
@@ -61,7 +63,7 @@ final class ActorDatabaseTests: DatabaseTestCase {
     func testAnActorOwningItsDatabaseReadsAndWritesIt() throws {
         let configuration = try open().configuration
         let ages = try waitForDetachedTask {
-            let keeper = try DogKeeper(configuration: configuration)
+            let keeper = try await DogKeeper(configuration: configuration)
             try await keeper.add(name: "Rex", age: 3)
             try await keeper.birthday()
             let frozen = await keeper.frozenDogs()
@@ -73,7 +75,7 @@ final class ActorDatabaseTests: DatabaseTestCase {
     func testAReferenceCrossesFromOneActorToAnother() throws {
         let configuration = try open().configuration
         let names = try waitForDetachedTask {
-            let (first, second) = (try DogKeeper(configuration: configuration), try DogKeeper(configuration: configuration))
+            let (first, second) = (try await DogKeeper(configuration: configuration), try await DogKeeper(configuration: configuration))
             try await first.add(name: "Rex", age: 3)
             let found = await first.reference(toDogNamed: "Rex")
             let reference = try XCTUnwrap(found)
@@ -86,7 +88,10 @@ final class ActorDatabaseTests: DatabaseTestCase {
     func testActorsOnTheSameFilesWriteConcurrently() throws {
         let configuration = try open().configuration
         try waitForDetachedTask(timeout: 60) {
-            let keepers = try (0..<3).map { _ in try DogKeeper(configuration: configuration) }
+            let keepers = [
+                try await DogKeeper(configuration: configuration), try await DogKeeper(configuration: configuration),
+                try await DogKeeper(configuration: configuration),
+            ]
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<30 {
                     group.addTask { try await keepers[index % 3].add(name: "dog\(index)", age: index) }
@@ -99,7 +104,7 @@ final class ActorDatabaseTests: DatabaseTestCase {
 
     func testASynchronousWriteOnAnActorWhileItsAsyncWriteWaitsDoesNotDeadlock() throws {
         let configuration = try open().configuration
-        let keeper = try DogKeeper(configuration: configuration)
+        let keeper = try waitForDetachedTask { try await DogKeeper(configuration: configuration) }
         for round in 0..<5 {
             let holder = WriterLockHolder(configuration: configuration)
             let ended = DispatchSemaphore(value: 0)

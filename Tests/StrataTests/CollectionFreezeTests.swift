@@ -64,6 +64,7 @@ final class CollectionFreezeTests: DatabaseTestCase {
         // A thawed list reads a new live view of the files: it is written through that view.
         let liveDatabase = try XCTUnwrap(live.database)
         try liveDatabase.write { live.append(live[0]) }
+        db.refresh()
         XCTAssertEqual(owner.pets.map(\.name), ["Fido", "Fido"])
         XCTAssertEqual(try XCTUnwrap(owner.favorites.freeze().thaw()).count, 2)
         XCTAssertEqual(try XCTUnwrap(owner.byName.freeze().thaw()).count, 2)

@@ -27,7 +27,7 @@ final class CollectionObserveTests: DatabaseTestCase {
         case error
     }
 
-    private func record<C: Sequence>(_ log: DeliveryLog<Event>) -> (CollectionChange<C>) -> Void where C.Element == NDog {
+    private func record<C: Sequence & SendableMetatype>(_ log: DeliveryLog<Event>) -> @Sendable (CollectionChange<C>) -> Void where C.Element == NDog {
         { change in
             switch change {
             case .initial(let dogs): log.append(.initial(dogs.map(\.name)))

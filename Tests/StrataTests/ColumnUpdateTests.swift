@@ -84,6 +84,7 @@ final class ColumnUpdateTests: DatabaseTestCase {
             try other.delete(other.objects(Person.self).last!)
             try other.add(randomPerson(&random))
         }
+        db.refresh()
         let updated = try XCTUnwrap(cachedTable(db))
         XCTAssertTrue(updated.column(db.schemas.schema(for: Person.self)!.properties.firstIndex { $0.name == "large" }!).contains(.int(1_000)))
         assertSame(updated, try XCTUnwrap(freshTable(db)), "after another writer")

@@ -95,6 +95,7 @@ final class IndexEdgeTests: DatabaseTestCase {
         var batch = WriteBatch()
         body(&batch)
         try db.shared.store.commit(batch)
+        db.refresh()
     }
 
     func testAnEntryKeyThatDoesNotParseReadsAsAbsentAndIsNoted() throws {

@@ -32,7 +32,7 @@ final class LinkedChangeObserveTests: DatabaseTestCase {
         case error
     }
 
-    private func record<C: Collection>(_ log: DeliveryLog<Event>) -> (CollectionChange<C>) -> Void {
+    private func record<C: Collection & SendableMetatype>(_ log: DeliveryLog<Event>) -> @Sendable (CollectionChange<C>) -> Void {
         { change in
             switch change {
             case .initial(let collection): log.append(.initial(collection.count))

@@ -124,6 +124,7 @@ final class ObjectCrashTests: XCTestCase {
             let fast = try open(fileSystem, durability: .none)
             func acknowledge(durable: Bool) throws {
                 captures.acknowledge(durable: durable)
+                db.refresh()
                 states.append(try db.storeSnapshot.storedRecords())
                 dumps.append(db.crashWorkloadDump())
             }

@@ -81,6 +81,7 @@ final class ScanTests: DatabaseTestCase {
         let scanned = Array(db.objects(Counter.self))
         let other = db.freeze().thaw()
         try db.write { for counter in scanned { counter.value = 42 } }
+        other.refresh()
         for counter in other.objects(Counter.self) { XCTAssertEqual(counter.value, 42) }
         for counter in scanned { XCTAssertEqual(counter.value, 42) }
     }

@@ -15,7 +15,7 @@ final class SwiftKeyPathObserveTests: DatabaseTestCase {
         case error
     }
 
-    private func record(_ log: DeliveryLog<Event>) -> (CollectionChange<Results<Person>>) -> Void {
+    private func record(_ log: DeliveryLog<Event>) -> @Sendable (CollectionChange<Results<Person>>) -> Void {
         { change in
             switch change {
             case .initial(let people): log.append(.initial(people.count))

@@ -43,6 +43,7 @@ final class ThreadSafeCollectionReferenceTests: DatabaseTestCase {
             }
             XCTAssertEqual(resolved.map(\.name), ["E", "B"])
         }
+        db.refresh()
         XCTAssertEqual(results.map(\.name), ["E", "B"])
     }
 
@@ -67,8 +68,10 @@ final class ThreadSafeCollectionReferenceTests: DatabaseTestCase {
         let resolved = try XCTUnwrap(other.resolve(ref))
         XCTAssertEqual(resolved.map(\.name), ["Rex", "Spot"])
         try db.write { owner.pets.removeLast() }
+        other.refresh()
         XCTAssertEqual(resolved.map(\.name), ["Rex"])
         try db.write { try db.delete(owner) }
+        other.refresh()
         XCTAssertEqual(resolved.count, 0)
     }
 
@@ -87,6 +90,7 @@ final class ThreadSafeCollectionReferenceTests: DatabaseTestCase {
                 pets.append(Pet(value: ["name": "az"]))
             }
         }
+        db.refresh()
         XCTAssertEqual(owner.pets.map(\.name), ["jp", "az"])
     }
 
@@ -106,6 +110,7 @@ final class ThreadSafeCollectionReferenceTests: DatabaseTestCase {
                 byName["Spot"] = spot
             }
         }
+        db.refresh()
         XCTAssertEqual(Set(owner.favorites.map(\.name)), ["Rex", "Spot"])
         XCTAssertEqual(owner.byName.keys, ["Rex", "Spot"])
     }
@@ -125,6 +130,7 @@ final class ThreadSafeCollectionReferenceTests: DatabaseTestCase {
             try other.write { mike.pets.append(owners[0].pets[0]) }
             XCTAssertEqual(owners.map(\.id), [1, 2])
         }
+        db.refresh()
         XCTAssertEqual(cookie.owners.map(\.id), [1, 2])
     }
 

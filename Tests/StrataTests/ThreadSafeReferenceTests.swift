@@ -19,6 +19,8 @@ final class ThreadSafeReferenceTests: DatabaseTestCase {
             XCTAssertFalse(resolved.isFrozen)
             try other.write { resolved.name = "the meaning of life" }
         }
+        XCTAssertEqual(dog.name, "", "until this database advances")
+        db.refresh()
         XCTAssertEqual(dog.name, "the meaning of life")
     }
 

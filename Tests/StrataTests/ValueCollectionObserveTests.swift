@@ -35,7 +35,7 @@ final class ValueCollectionObserveTests: DatabaseTestCase {
         case error
     }
 
-    private func record<C: Sequence, Value>(_ log: DeliveryLog<Event<Value>>, _ read: @escaping (C.Element) -> Value) -> (CollectionChange<C>) -> Void {
+    private func record<C: Sequence & SendableMetatype, Value>(_ log: DeliveryLog<Event<Value>>, _ read: @escaping @Sendable (C.Element) -> Value) -> @Sendable (CollectionChange<C>) -> Void {
         { change in
             switch change {
             case .initial(let c): log.append(.initial(c.map(read)))
@@ -45,7 +45,7 @@ final class ValueCollectionObserveTests: DatabaseTestCase {
         }
     }
 
-    private func recordMap<V>(_ log: DeliveryLog<MapEvent>) -> (MapChange<Map<String, V>>) -> Void {
+    private func recordMap<V: SendableMetatype>(_ log: DeliveryLog<MapEvent>) -> @Sendable (MapChange<Map<String, V>>) -> Void {
         { change in
             switch change {
             case .initial(let map): log.append(.initial(map.keys))

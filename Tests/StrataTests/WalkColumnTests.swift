@@ -58,6 +58,7 @@ final class WalkColumnTests: DatabaseTestCase {
         try other.write {
             other.object(ofType: Person.self, forPrimaryKey: secondID)!.large = 2_000
         }
+        db.refresh()
         XCTAssertEqual(second.large, 2_000)
         XCTAssertNotEqual(before, 1_000)
         try db.write { try db.delete(second) }

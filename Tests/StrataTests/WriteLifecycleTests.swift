@@ -31,6 +31,7 @@ final class WriteLifecycleTests: DatabaseTestCase {
         }
         writer.start()
         XCTAssertEqual(finished.wait(timeout: .now() + 10), .success, "the writer lock was never released")
+        db.refresh()
         XCTAssertEqual(db.objects(Dog.self).map(\.name), ["Rex"])
     }
 

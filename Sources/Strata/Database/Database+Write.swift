@@ -77,10 +77,11 @@ extension Database {
     /// Opens a write transaction over the latest commit. REQUIRES: this database holds the
     /// writer lock and has no write open.
     func openTransaction() {
-        snapshot = shared.store.snapshot()
+        let moved = readNewest()
         writeCount += 1
         transaction = WriteTransaction(base: snapshot, serial: writeCount, tables: spareWriteTables.take() ?? .init())
         bumpVersion()
+        if moved { events?.post(.didChange) }
     }
 
     /// Commits the open write transaction.
@@ -121,10 +122,10 @@ extension Database {
         self.transaction = nil
         pendingEmbedded.removeAll()
         spareWriteTables = transaction.takeTables()
-        snapshot = shared.store.snapshot()
-        bumpVersion()
+        _ = readNewest()
         shared.endWrite()
-        shared.notifier.published()
+        events?.post(.didChange)
+        shared.notifier.published(by: ObjectIdentifier(self))
     }
 
     /// Discards the open write transaction: every change made in it is undone, and objects
@@ -137,7 +138,8 @@ extension Database {
         // grows only with writes that leave invalid objects behind).
         if transaction.addedObjects { cancelledWrites.insert(transaction.serial) }
         spareWriteTables = transaction.takeTables()
-        snapshot = shared.store.snapshot()
+        // Under the writer lock the newest commit is the one the write began on.
+        _ = readNewest()
         bumpVersion()
         shared.endWrite()
     }

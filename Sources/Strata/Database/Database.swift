@@ -9,7 +9,11 @@ import StrataStorage
 /// let dogs = db.objects(Dog.self).where { $0.age > 2 }
 /// ```
 ///
-/// A live database always reads the latest commit; ``freeze()`` gives an immutable view of one
+/// A live database reads one version at a time, as a Realm does: every `Results`, collection
+/// and object read through it sees the same commit until the database advances — when a write
+/// begins on it, on ``refresh()``, at the first read after ``invalidate()``, and, when
+/// ``autorefresh`` is on and the database was opened on an actor, between that actor's jobs
+/// after another commit lands (never inside one). ``freeze()`` gives an immutable view of one
 /// version. Writes happen inside ``write(_:)``: atomic, durable, one writer at a time (other
 /// writers wait; readers never do).
 ///
@@ -130,8 +134,8 @@ public final class Database {
     /// `shared.store`, one load closer.
     private let store: Store
     let schemas: SchemaSet
-    /// The version a live database reads (refreshed to the newest commit as it reads) or a
-    /// frozen one is pinned to. Nil only while a commit runs (see `commitWrite`). It and
+    /// The version a live database reads (until it advances: see `advance()`) or a frozen one
+    /// is pinned to. Nil only while a commit runs (see `commitWrite`). It and
     /// `pinnedSequence` skip dynamic exclusivity checks, as `version` does: a live database is
     /// used by one thread at a time, a frozen one never changes them, and every property read
     /// looks at them.
@@ -146,10 +150,18 @@ public final class Database {
     /// The sequence of `snapshot`, kept beside it so that checking for a newer commit does not
     /// copy the snapshot.
     @exclusivity(unchecked) private var pinnedSequence: UInt64 = 0
-    /// `store.compactionCount` when `snapshot` was last refreshed by `readVersion()`: a live
-    /// database also lets go of its snapshot after a compaction, so that the replaced files go
-    /// as soon as no frozen view needs them.
+    /// `store.compactionCount` when `snapshot` was last taken: after a compaction a live
+    /// database that has not advanced since swaps its snapshot for the compacted one of the same
+    /// commit, so that the replaced files go as soon as no frozen view needs them.
     @exclusivity(unchecked) private var pinnedCompactions: UInt64 = 0
+    /// Set by `invalidate()`: the next read advances to the newest commit.
+    @exclusivity(unchecked) private var readEnded = false
+    /// How many times `invalidate()` ended a read: an object read before the last one is
+    /// invalidated (`ObjectState.epoch`).
+    @exclusivity(unchecked) private(set) var readEpoch = 0
+    /// What this live database tells its own observers and how it autorefreshes (nil when
+    /// frozen).
+    let events: DatabaseEvents?
     @exclusivity(unchecked) var transaction: WriteTransaction?
     /// The unmanaged embedded objects the open write stored, by the identity they were stored
     /// with: they become managed views of what was stored once their parent's field is set
@@ -199,7 +211,17 @@ public final class Database {
     ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
     ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
     ///   when the stored schema lacks a class or property as declared.
-    public convenience init(configuration: Configuration) throws {
+    ///
+    /// The database reads one version at a time (see ``Database``). `isolation` is the actor the
+    /// caller is isolated to, if any (`#isolation`): with ``autorefresh`` the database advances
+    /// between that actor's jobs after another commit lands. Opened off any actor, it advances
+    /// only at its writes, ``refresh()`` and ``invalidate()``.
+    public convenience init(configuration: Configuration, isolation: isolated (any Actor)? = #isolation) throws {
+        try self.init(opening: configuration, autorefreshingOn: isolation)
+    }
+
+    /// Opens the database for `init(configuration:isolation:)`, autorefreshing on `actor`.
+    convenience init(opening configuration: Configuration, autorefreshingOn actor: (any Actor)?) throws {
         let schemas = try SchemaSet(configuration.objectTypes)
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
@@ -216,10 +238,15 @@ public final class Database {
             let statistics = shared.store.statistics()
             if shouldCompact(statistics.totalBytes, statistics.liveBytes) { _ = try shared.store.compact() }
         }
-        self.init(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
+        self.init(
+            configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false,
+            autorefreshingOn: actor)
     }
 
-    init(configuration: Configuration, shared: SharedStore, schemas: SchemaSet, snapshot: Snapshot, frozen: Bool) {
+    init(
+        configuration: Configuration, shared: SharedStore, schemas: SchemaSet, snapshot: Snapshot, frozen: Bool,
+        autorefreshingOn actor: (any Actor)? = nil
+    ) {
         self.configuration = configuration
         self.shared = shared
         self.store = shared.store
@@ -227,20 +254,24 @@ public final class Database {
         self.pinned = snapshot
         self.pinnedSequence = snapshot.sequence
         self.isFrozen = frozen
+        self.pinnedCompactions = shared.store.compactionCount
+        self.events = frozen ? nil : DatabaseEvents(notifier: shared.notifier, actor: actor)
         if frozen { shared.pin(snapshot.sequence) }
+        events?.attach(self)
     }
 
     deinit {
         if isFrozen { shared.unpin(pinnedSequence) }
+        events?.detach()
         // A write still open when the last reference goes (the code that began it returned or
         // threw without ending it) gives up the writer lock, so other writers do not wait for
         // ever. Its changes are discarded, as `cancelWrite()` would.
         if transaction != nil { shared.endWrite() }
     }
 
-    /// An immutable view of the database as of its latest commit (a frozen database's own
-    /// version), safe to use from any thread. The result is `sending`: a new `Database` no one
-    /// else refers to, which may be handed to another task.
+    /// An immutable view of the version this database reads (inside a write: the version the
+    /// write began on), safe to use from any thread. The result is `sending`: a new `Database`
+    /// no one else refers to, which may be handed to another task.
     /// - Complexity: O(1).
     public func freeze() -> sending Database {
         if !isFrozen { _ = readVersion() }
@@ -248,7 +279,9 @@ public final class Database {
         return Database(configuration: configuration, shared: shared, schemas: schemas, snapshot: version, frozen: true)
     }
 
-    /// A live database for the same files (the same database when it is live already).
+    /// A live database for the same files, reading their newest commit (the same database when
+    /// it is live already). It is not isolated to an actor: it advances at its writes,
+    /// ``refresh()`` and ``invalidate()``.
     public func thaw() -> Database {
         guard isFrozen else { return self }
         return Database(configuration: configuration, shared: shared, schemas: schemas, snapshot: shared.store.snapshot(), frozen: false)
@@ -273,17 +306,65 @@ public final class Database {
         return report
     }
 
-    /// The version stamp reads cache against; refreshes a live view to the latest commit.
+    /// The version stamp reads cache against. A live database stays at its version, except
+    /// that the first read after `invalidate()` advances it, and after a compaction it swaps its
+    /// snapshot for the compacted one of the same commit.
     func readVersion() -> Int {
-        if !isFrozen, !holdsVersion, transaction == nil,
-           store.sequence != pinnedSequence || store.compactionCount != pinnedCompactions {
-            // Read before the snapshot: a compaction published in between only costs one more
-            // refresh later.
-            pinnedCompactions = store.compactionCount
-            snapshot = shared.store.snapshot()
-            version += 1
+        if !isFrozen, readEnded || store.compactionCount != pinnedCompactions {
+            beginReadIfNeeded()
         }
         return version
+    }
+
+    /// The slow path of `readVersion()`.
+    private func beginReadIfNeeded() {
+        guard !holdsVersion, transaction == nil else { return }
+        if readEnded {
+            advance()
+            return
+        }
+        // Read before the snapshot: a compaction published in between only costs one more swap
+        // later.
+        pinnedCompactions = store.compactionCount
+        let compacted = shared.store.snapshot()
+        // A newer commit is not read until the database advances: the old files stay until then.
+        guard compacted.sequence == pinnedSequence else { return }
+        snapshot = compacted
+        version += 1
+    }
+
+    /// Moves a live database to the newest commit, unless a write is open on it or a
+    /// notification is being delivered through it. Returns whether the commit read changed.
+    @discardableResult
+    func advance() -> Bool {
+        guard !isFrozen, !holdsVersion, transaction == nil else { return false }
+        return readNewest()
+    }
+
+    /// Makes the store's newest snapshot the one the database reads, and starts a new read (one
+    /// `invalidate()` ended is over). Returns whether the commit read changed.
+    func readNewest() -> Bool {
+        let ended = readEnded
+        readEnded = false
+        // Counted before the snapshot is taken: a compaction published in between costs one
+        // more swap later.
+        let compactions = store.compactionCount
+        let compacted = compactions != pinnedCompactions
+        pinnedCompactions = compactions
+        let newest = shared.store.snapshot()
+        let moved = pinned == nil || newest.sequence != pinnedSequence
+        if moved || ended || compacted {
+            snapshot = newest
+            version += 1
+        }
+        return moved
+    }
+
+    /// Ends the read (see ``invalidate()``).
+    func endRead() {
+        readEnded = true
+        readEpoch += 1
+        version += 1
     }
 
     func bumpVersion() { version += 1 }
@@ -292,6 +373,9 @@ public final class Database {
     /// store's index, the commit then updates it in place instead of copying every index node
     /// it touches. REQUIRES: a write is being committed; `snapshot` is set again right after.
     func releasePinnedSnapshot() { pinned = nil }
+
+    /// The sequence of the commit the database reads (inside a write: the one it began on).
+    var readSequence: UInt64 { pinnedSequence }
 
     /// The version stamp without refreshing (the caller just refreshed).
     var currentVersion: Int { version }

@@ -25,8 +25,14 @@ final class ChangeObserver: Sendable {
     /// `on:` come in commit order across observers.
     static let defaultQueue = DispatchQueue(label: "strata.notifications")
 
+    /// The queue deliveries run on: serial, targeting the queue the caller named (so a
+    /// concurrent queue still gets one delivery of an observer at a time).
     let queue: DispatchQueue
     private let notifier: CommitNotifier
+    /// The open store the observation reads, kept open while the observer is registered: its
+    /// worker opens its own `Database` of the same files, which must find this store (and its
+    /// notifier) rather than open another.
+    private let store: SharedStore?
     private let state: Locked<State>
 
     private struct State {
@@ -37,11 +43,12 @@ final class ChangeObserver: Sendable {
         var worker: (any ObservationWorker)?
     }
 
-    /// Registers an observer whose worker `makeWorker` makes on `queue`, and queues its first
-    /// delivery.
-    init(notifier: CommitNotifier, queue: DispatchQueue?, makeWorker: @escaping () -> any ObservationWorker) {
-        self.queue = queue ?? Self.defaultQueue
-        self.notifier = notifier
+    /// Registers an observer of `store`'s commits (nil: of nothing, for an observation that
+    /// cannot start) whose worker `makeWorker` makes on `queue`, and queues its first delivery.
+    init(store: SharedStore?, queue: DispatchQueue?, makeWorker: @escaping () -> any ObservationWorker) {
+        self.queue = queue.map { DispatchQueue(label: "strata.observer", target: $0) } ?? Self.defaultQueue
+        self.store = store
+        self.notifier = store?.notifier ?? CommitNotifier()
         self.state = Locked(State(makeWorker: makeWorker))
         notifier.add(self)
         schedule()

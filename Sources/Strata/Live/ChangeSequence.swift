@@ -31,13 +31,18 @@ public struct ChangeSequence<Change>: AsyncSequence, Sendable {
 
     let subscription: ChangeSubscription<Change>
 
-    /// Registers an observation that delivers into a mailbox: `observation` gets the block the
-    /// worker calls with each change and returns the worker's maker.
-    init(notifier: CommitNotifier, observation: (_ deliver: @escaping (Change) -> Void) -> () -> any ObservationWorker) {
+    /// Registers an observation of `store`'s commits (nil: of nothing) that delivers into a
+    /// mailbox: `observation` gets the block the worker calls with each change and returns the
+    /// worker's maker; `attached` is told of the observer made.
+    init(
+        store: SharedStore?, observation: (_ deliver: @escaping (Change) -> Void) -> () -> any ObservationWorker,
+        attached: (ChangeObserver) -> Void = { _ in }
+    ) {
         let mailbox = ChangeMailbox<Change>()
         let makeWorker = observation { mailbox.put($0) }
-        let observer = ChangeObserver(notifier: notifier, queue: nil) { MailboxWorker(inner: makeWorker(), mailbox: mailbox) }
+        let observer = ChangeObserver(store: store, queue: nil) { MailboxWorker(inner: makeWorker(), mailbox: mailbox) }
         mailbox.attach(observer)
+        attached(observer)
         subscription = ChangeSubscription(mailbox: mailbox)
     }
 

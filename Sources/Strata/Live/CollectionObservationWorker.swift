@@ -33,6 +33,7 @@ final class CollectionObservationWorker<C: ObservableCollection>: ObservationWor
         do {
             let database = try self.database ?? Database(configuration: configuration)
             self.database = database
+            database.advance()
             let now = database.readVersion()
             guard now != version else { return true }
             version = now

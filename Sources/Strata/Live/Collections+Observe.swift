@@ -6,15 +6,15 @@ extension ObservableCollection {
     func observeCollection(
         database: Database?, keyPaths: [String]?, queue: DispatchQueue?, _ block: @escaping (Change) -> Void
     ) -> NotificationToken {
-        let notifier = database?.shared.notifier ?? CommitNotifier()
+        let store = database?.shared
         return NotificationToken(observer: ChangeObserver(
-            notifier: notifier, queue: queue, makeWorker: collectionObservation(database: database, keyPaths: keyPaths, block)))
+            store: store, queue: queue, makeWorker: collectionObservation(database: database, keyPaths: keyPaths, block)))
     }
 
     /// The changes of this collection as an `AsyncSequence`, collections frozen (see
     /// `List.changes`).
     func collectionChanges(database: Database?, keyPaths: [String]?) -> ChangeSequence<Change> {
-        ChangeSequence(notifier: database?.shared.notifier ?? CommitNotifier()) { deliver in
+        ChangeSequence(store: database?.shared) { deliver in
             collectionObservation(database: database, keyPaths: keyPaths) { deliver(Self.frozen($0)) }
         }
     }
@@ -58,7 +58,7 @@ extension List {
     /// - Complexity: O(1) here; each delivery reads the list and its objects' records.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (CollectionChange<List<Element>>) -> Void
+        _ block: @escaping @Sendable (CollectionChange<List<Element>>) -> Void
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }
@@ -71,7 +71,7 @@ extension MutableSet {
     /// - Complexity: O(1) here; each delivery reads the set and its objects' records.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (CollectionChange<MutableSet<Element>>) -> Void
+        _ block: @escaping @Sendable (CollectionChange<MutableSet<Element>>) -> Void
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }
@@ -84,7 +84,7 @@ extension LinkingObjects {
     /// - Complexity: O(1) here; each delivery reads the backlinks and the objects' records.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (CollectionChange<LinkingObjects<Element>>) -> Void
+        _ block: @escaping @Sendable (CollectionChange<LinkingObjects<Element>>) -> Void
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }
@@ -106,7 +106,7 @@ extension Map {
     /// - Complexity: O(1) here; each delivery reads the map and its objects' records.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (MapChange<Map<Key, Value>>) -> Void
+        _ block: @escaping @Sendable (MapChange<Map<Key, Value>>) -> Void
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }

@@ -3,7 +3,7 @@ import StrataStorage
 /// Tells the change observers of one store (every `Database` of the same files in this
 /// process) that a commit was published. Held by `SharedStore`.
 ///
-/// The writer calls ``published()`` after its commit is in the store and its writer lock is
+/// The writer calls ``published(by:)`` after its commit is in the store and its writer lock is
 /// given up; that only marks each observer as due and, for an observer not already due, queues
 /// one delivery on its queue — the writer never waits for an observer's work or its callback.
 ///
@@ -14,6 +14,10 @@ final class CommitNotifier: Sendable {
     /// Called (outside the lock) after each add and remove: a read-only store's follower
     /// watches the files only while there are observers (`StoreFollower`).
     private let observersChanged = Locked<(@Sendable () -> Void)?>(nil)
+    /// Called on the committing thread at each commit, with the `Database` that made it (nil for
+    /// a commit of the writing process a read-only store follows): each live database's
+    /// `DatabaseEvents`.
+    private let listeners = Locked<[ObjectIdentifier: @Sendable (ObjectIdentifier?) -> Void]>([:])
 
     func add(_ observer: ChangeObserver) {
         observers.withLock { $0[ObjectIdentifier(observer)] = observer }
@@ -30,9 +34,18 @@ final class CommitNotifier: Sendable {
         observersChanged.withLock { $0 = body }
     }
 
-    /// A commit was published: each observer computes and delivers what changed, later, on its
-    /// queue.
-    func published() {
+    func addListener(_ id: ObjectIdentifier, _ body: @escaping @Sendable (ObjectIdentifier?) -> Void) {
+        listeners.withLock { $0[id] = body }
+    }
+
+    func removeListener(_ id: ObjectIdentifier) { _ = listeners.withLock { $0.removeValue(forKey: id) } }
+
+    /// A commit was published by the database `origin` (nil: by the process a read-only store
+    /// follows): each listener hears of it now, and each observer computes and delivers what
+    /// changed, later, on its queue.
+    func published(by origin: ObjectIdentifier?) {
+        let listening = listeners.withLock { Array($0.values) }
+        for listener in listening { listener(origin) }
         let due = observers.withLock { Array($0.values) }
         for observer in due { observer.schedule() }
     }

@@ -4,19 +4,23 @@ import StrataStorage
 extension Database {
     /// What a whole-database observer is told, as Realm's `Realm.Notification`.
     ///
-    /// Realm's other case, `refreshRequired`, is for a Realm that does not refresh by itself; a
-    /// live `Database` always reads the latest commit, so Strata has no such case.
-    ///
     /// A value; `Sendable`.
     public enum Notification: Sendable, Hashable {
-        /// One or more commits were published since the previous notification.
+        /// The database advanced to a newer commit: its own write, ``Database/refresh()``, an
+        /// autorefresh (see ``Database/autorefresh``), or the first read after
+        /// ``Database/invalidate()``.
         case didChange
+        /// A commit landed that the database will not read by itself (it is not opened on an
+        /// actor, or ``Database/autorefresh`` is off): call ``Database/refresh()`` to read it.
+        case refreshRequired
     }
 
-    /// Calls `block` after each commit to these files — by any `Database` of them in this
-    /// process, this one included — with ``Notification/didChange`` and a live `Database` that
-    /// reads it, as Realm's `Realm.observe(_:)`. Nothing is delivered at the start. Commits
-    /// made while a delivery is queued are delivered together, as one notification.
+    /// Calls `block` with ``Notification/didChange`` each time this database advances to a newer
+    /// commit, and with ``Notification/refreshRequired`` each time another `Database` of these
+    /// files (in this process, or the writing process a read-only database follows) commits
+    /// something this database will not read by itself, as Realm's `Realm.observe(_:)`. Nothing is
+    /// delivered at the start. Notifications posted while a delivery is queued are delivered
+    /// together (two of the same kind in a row as one).
     ///
     /// ```swift
     /// let token = db.observe { notification, database in
@@ -24,68 +28,82 @@ extension Database {
     /// }
     /// ```
     ///
+    /// Thread safety: `block` is `@Sendable`: it runs on `queue`, not on the thread or actor that
+    /// called this, so the compiler refuses a block that touches state isolated there. It gets a
+    /// live `Database` Strata opens for it on the queue, at the newest commit (use it there only).
+    ///
     /// - Parameters:
-    ///   - queue: a serial queue to deliver on; `nil` delivers on a serial queue Strata owns,
-    ///     shared by every observer without one (as for ``Results/observe(keyPaths:on:_:)``).
-    ///   - block: called on the queue with a `Database` Strata opens for it (use it there);
-    ///     not called for a frozen database, which never changes.
+    ///   - queue: the queue to deliver on (a concurrent queue is used serially: one delivery at a
+    ///     time); `nil` delivers on a serial queue Strata owns, shared by every observer without
+    ///     one (as for ``Results/observe(keyPaths:on:_:)``).
+    ///   - block: called on the queue; not called for a frozen database, which never changes.
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
     /// - Complexity: O(1) here and per delivery.
     public func observe(
-        on queue: DispatchQueue? = nil, _ block: @escaping (Notification, Database) -> Void
+        on queue: DispatchQueue? = nil, _ block: @escaping @Sendable (Notification, Database) -> Void
     ) -> NotificationToken {
-        NotificationToken(observer: ChangeObserver(notifier: shared.notifier, queue: queue, makeWorker: observation(block)))
+        let (makeWorker, inbox) = observation(block)
+        let observer = ChangeObserver(store: shared, queue: queue, makeWorker: makeWorker)
+        inbox?.whenPut { [weak observer] in observer?.schedule() }
+        return NotificationToken(observer: observer)
     }
 
-    /// The database's commits as an `AsyncSequence` of notifications (see ``ChangeSequence``
-    /// for buffering and ending); a frozen database's ends at once.
+    /// The database's notifications (see ``observe(on:_:)``) as an `AsyncSequence` (see
+    /// ``ChangeSequence`` for buffering and ending); a frozen database's ends at once.
     ///
     /// ```swift
-    /// for await _ in db.changes { print("committed") }
+    /// for await notification in db.changes { print(notification) }
     /// ```
     /// - Complexity: O(1) here and per notification.
     public var changes: ChangeSequence<Notification> {
-        ChangeSequence(notifier: shared.notifier) { deliver in observation { notification, _ in deliver(notification) } }
+        var inbox: NotificationInbox?
+        return ChangeSequence(store: shared, observation: { deliver in
+            let (makeWorker, registered) = observation { notification, _ in deliver(notification) }
+            inbox = registered
+            return makeWorker
+        }, attached: { observer in inbox?.whenPut { [weak observer] in observer?.schedule() } })
     }
 
-    /// What makes the worker of a whole-database observation delivering to `block`.
-    private func observation(_ block: @escaping (Notification, Database) -> Void) -> () -> any ObservationWorker {
-        guard !isFrozen else { return { FailedObservationWorker {} } }
-        let (configuration, sequence) = (self.configuration, shared.store.sequence)
-        return { DatabaseObservationWorker(configuration: configuration, registeredSequence: sequence, block: block) }
+    /// What makes the worker of a whole-database observation delivering to `block`, and the inbox
+    /// this database posts its notifications to (nil for a frozen database).
+    private func observation(
+        _ block: @escaping (Notification, Database) -> Void
+    ) -> (makeWorker: () -> any ObservationWorker, inbox: NotificationInbox?) {
+        guard let events else { return ({ FailedObservationWorker {} }, nil) }
+        let registration = InboxRegistration(events: events)
+        let configuration = configuration
+        return ({ DatabaseObservationWorker(configuration: configuration, registration: registration, block: block) }, registration.inbox)
     }
 }
 
-/// The work of one whole-database observer on its delivery queue: it tells its block when the
-/// store's published sequence moved since its last delivery (or since the observation was
-/// registered), through a `Database` of its own.
+/// The work of one whole-database observer on its delivery queue: it delivers the notifications
+/// its inbox holds through a `Database` of its own, at the newest commit.
 final class DatabaseObservationWorker: ObservationWorker {
     private let configuration: Database.Configuration
+    private let registration: InboxRegistration
     private let block: (Database.Notification, Database) -> Void
     private var database: Database?
-    private var sequence: UInt64
 
-    init(configuration: Database.Configuration, registeredSequence: UInt64,
+    init(configuration: Database.Configuration, registration: InboxRegistration,
          block: @escaping (Database.Notification, Database) -> Void) {
         self.configuration = configuration
-        self.sequence = registeredSequence
+        self.registration = registration
         self.block = block
     }
 
     func deliver(isCancelled: () -> Bool) -> Bool {
-        guard let database = try? self.database ?? Database(configuration: configuration) else {
-            // The files were open when the observation was registered and its token keeps them
-            // open; a failure to open them again here ends the observation without a call.
+        let notifications = registration.inbox.take()
+        guard !notifications.isEmpty else { return true }
+        guard let database = try? self.database ?? Database(opening: configuration, autorefreshingOn: nil) else {
+            // The files were open when the observation was registered and its observer keeps
+            // them open; a failure to open them again here ends the observation without a call.
             return false
         }
         self.database = database
-        let now = database.shared.store.sequence
-        guard now != sequence else { return true }
-        sequence = now
-        _ = database.readVersion()
+        database.advance()
         database.holdsVersion = true
         defer { database.holdsVersion = false }
-        if !isCancelled() { block(.didChange, database) }
+        for notification in notifications where !isCancelled() { block(notification, database) }
         return true
     }
 }

@@ -33,10 +33,10 @@ extension Object {
     /// - Complexity: O(1) here; each delivery after a commit reads the object's record.
     public func observe<T: ObjectBase>(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (ObjectChange<T>) -> Void
+        _ block: @escaping @Sendable (ObjectChange<T>) -> Void
     ) -> NotificationToken {
-        let notifier = _strataState?.database.shared.notifier ?? CommitNotifier()
-        return NotificationToken(observer: ChangeObserver(notifier: notifier, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
+        let store = _strataState?.database.shared
+        return NotificationToken(observer: ChangeObserver(store: store, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
     }
 
     /// What makes the worker of an observation of this object delivering to `block`. The
@@ -77,7 +77,7 @@ extension ThreadConfined where Self: Object {
     /// - Complexity: O(1) here (reading the object's observed values); each change reads its
     ///   record.
     public func changes(keyPaths: [String]? = nil) -> ChangeSequence<ObjectChange<Self>> {
-        ChangeSequence(notifier: _strataState?.database.shared.notifier ?? CommitNotifier()) { deliver in
+        ChangeSequence(store: _strataState?.database.shared) { deliver in
             observation(keyPaths: keyPaths) { (change: ObjectChange<Self>) in deliver(change.frozen()) }
         }
     }

@@ -29,6 +29,7 @@ final class ObjectObservationWorker<T: ObjectBase>: ObservationWorker {
     func deliver(isCancelled: () -> Bool) -> Bool {
         guard let object, let state = object._strataState else { return start(isCancelled: isCancelled) }
         let database = state.database
+        database.advance()
         let now = database.readVersion()
         guard now != version else { return true }
         version = now

@@ -35,12 +35,12 @@ extension Results {
     ///   ``observe(keyPaths:on:_:)``'s.
     public func observe(
         keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
-        _ block: @escaping (CollectionChange<Results<Element>>) -> Void
+        _ block: @escaping @Sendable (CollectionChange<Results<Element>>) -> Void
     ) -> NotificationToken {
         do {
             return observe(keyPaths: try observedNames(keyPaths, in: database), on: queue, block)
         } catch {
-            return NotificationToken(observer: ChangeObserver(notifier: database.shared.notifier, queue: queue) {
+            return NotificationToken(observer: ChangeObserver(store: database.shared, queue: queue) {
                 FailedObservationWorker { block(.error(error)) }
             })
         }
@@ -55,13 +55,13 @@ extension ThreadConfined where Self: Object {
     /// - Complexity: O(k) here for k key paths; deliveries as ``Object/observe(keyPaths:on:_:)``'s.
     public func observe(
         keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
-        _ block: @escaping (ObjectChange<Self>) -> Void
+        _ block: @escaping @Sendable (ObjectChange<Self>) -> Void
     ) -> NotificationToken {
         do {
             guard let database = _strataState?.database else { throw _ThreadSafeHandover.unmanaged("object") }
             return observe(keyPaths: try observedNames(keyPaths, in: database), on: queue, block)
         } catch {
-            return NotificationToken(observer: ChangeObserver(notifier: CommitNotifier(), queue: queue) {
+            return NotificationToken(observer: ChangeObserver(store: nil, queue: queue) {
                 FailedObservationWorker { block(.error(error)) }
             })
         }
@@ -76,13 +76,13 @@ extension List where Element: Object {
     /// - Complexity: O(k) here for k key paths; deliveries as ``observe(keyPaths:on:_:)``'s.
     public func observe(
         keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
-        _ block: @escaping (CollectionChange<List<Element>>) -> Void
+        _ block: @escaping @Sendable (CollectionChange<List<Element>>) -> Void
     ) -> NotificationToken {
         do {
             guard let database = binding?.database else { throw _ThreadSafeHandover.unmanaged("List") }
             return observe(keyPaths: try observedNames(keyPaths, in: database), on: queue, block)
         } catch {
-            return NotificationToken(observer: ChangeObserver(notifier: CommitNotifier(), queue: queue) {
+            return NotificationToken(observer: ChangeObserver(store: nil, queue: queue) {
                 FailedObservationWorker { block(.error(error)) }
             })
         }

@@ -40,10 +40,10 @@ extension Results {
     ///   leaving it; a key path through links makes it read every match again.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (CollectionChange<Results<Element>>) -> Void
+        _ block: @escaping @Sendable (CollectionChange<Results<Element>>) -> Void
     ) -> NotificationToken {
         NotificationToken(observer: ChangeObserver(
-            notifier: database.shared.notifier, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
+            store: database.shared, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
     }
 
     /// The changes of these results as an `AsyncSequence` (see ``ChangeSequence``): what
@@ -61,7 +61,7 @@ extension Results {
     /// modifications, as an `AsyncSequence` (see ``changes``).
     /// - Complexity: O(1) here; each change costs what a callback's delivery does.
     public func changes(keyPaths: [String]?) -> ChangeSequence<CollectionChange<Results<Element>>> {
-        ChangeSequence(notifier: database.shared.notifier) { deliver in
+        ChangeSequence(store: database.shared) { deliver in
             observation(keyPaths: keyPaths) { deliver($0.mapCollection { $0.freeze() }) }
         }
     }

@@ -37,6 +37,7 @@ final class ResultsObservationWorker<Element: Object>: ObservationWorker {
     func deliver(isCancelled: () -> Bool) -> Bool {
         guard let results else { return start(isCancelled: isCancelled) }
         let database = results.database
+        database.advance()
         guard database.readVersion() != version else { return true }
         database.holdsVersion = true
         defer { database.holdsVersion = false }

@@ -33,7 +33,7 @@ extension SectionedResults {
     ///   reads the matching records.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void
+        _ block: @escaping @Sendable (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void
     ) -> NotificationToken {
         index.observe(keyPaths: keyPaths, queue: queue, filter: nil, wrap: { SectionedResults(index: $0) }, block)
     }
@@ -48,7 +48,7 @@ extension SectionedResults {
     /// counting for modifications (see ``changes``).
     /// - Complexity: O(1) here; each change costs what a callback's delivery does.
     public func changes(keyPaths: [String]?) -> ChangeSequence<SectionedResultsChange<SectionedResults<Key, Element>>> {
-        ChangeSequence(notifier: index.results.database.shared.notifier) { deliver in
+        ChangeSequence(store: index.results.database.shared) { deliver in
             index.observation(keyPaths: keyPaths, filter: nil, wrap: { SectionedResults(index: $0) }) {
                 deliver($0.mapCollection { $0.freeze() })
             }
@@ -67,7 +67,7 @@ extension ResultsSection {
     /// - Complexity: O(1) here; each delivery costs what the whole sectioned results' does.
     public func observe(
         keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-        _ block: @escaping (SectionedResultsChange<ResultsSection<Key, Element>>) -> Void
+        _ block: @escaping @Sendable (SectionedResultsChange<ResultsSection<Key, Element>>) -> Void
     ) -> NotificationToken {
         let key = self.key
         return index.observe(keyPaths: keyPaths, queue: queue, filter: SectionFilter(key: key),
@@ -84,7 +84,7 @@ extension ResultsSection {
     /// - Complexity: O(1) here; each change costs what the whole sectioned results' does.
     public func changes(keyPaths: [String]?) -> ChangeSequence<SectionedResultsChange<ResultsSection<Key, Element>>> {
         let key = self.key
-        return ChangeSequence(notifier: index.results.database.shared.notifier) { deliver in
+        return ChangeSequence(store: index.results.database.shared) { deliver in
             index.observation(keyPaths: keyPaths, filter: SectionFilter(key: key), wrap: { ResultsSection(index: $0, key: key) }) {
                 deliver($0.mapCollection { $0.freeze() })
             }
@@ -100,7 +100,7 @@ extension SectionIndex {
         wrap: @escaping (SectionIndex) -> Delivered, _ block: @escaping (SectionedResultsChange<Delivered>) -> Void
     ) -> NotificationToken {
         NotificationToken(observer: ChangeObserver(
-            notifier: results.database.shared.notifier, queue: queue,
+            store: results.database.shared, queue: queue,
             makeWorker: observation(keyPaths: keyPaths, filter: filter, wrap: wrap, block)))
     }
 

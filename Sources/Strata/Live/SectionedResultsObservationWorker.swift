@@ -45,6 +45,7 @@ final class SectionedResultsObservationWorker<Key: Hashable, Element: Object, De
     func deliver(isCancelled: () -> Bool) -> Bool {
         guard let index else { return start(isCancelled: isCancelled) }
         let database = index.results.database
+        database.advance()
         guard database.readVersion() != version else { return true }
         database.holdsVersion = true
         defer { database.holdsVersion = false }

@@ -3,7 +3,7 @@ import StrataStorage
 /// Keeps a read-only store's change observers told of another process's commits: while the
 /// store has at least one observer, a ``DirectoryWatcher`` watches its directory; on each change
 /// it catches the store up (`Store.refresh()`) and, when that found commits, tells the
-/// observers (`CommitNotifier.published()`), as a commit in this process would.
+/// observers (`CommitNotifier.published(by:)`), as a commit in this process would.
 ///
 /// Held by the `SharedStore` of a read-only store. The watcher starts when the first observer is
 /// added and stops (its thread ended, its descriptors closed) when the last is removed or the
@@ -59,7 +59,7 @@ final class StoreFollower: Sendable {
         do {
             let found = try store.refresh()
             failure.withLock { $0 = nil }
-            if found { notifier.published() }
+            if found { notifier.published(by: nil) }
         } catch {
             failure.withLock { $0 = (error as? StrataError) ?? StrataError(.io, "\(error)") }
         }

@@ -51,6 +51,9 @@ public final class _ObjectState {
     @exclusivity(unchecked) private var row = 0
     /// Keeps the database alive as long as one of its objects is.
     private let retainedDatabase: Database
+    /// The database's `readEpoch` when the object was read: an `invalidate()` since then
+    /// invalidated it.
+    private let epoch: Int
 
     /// Where an embedded object lives: its parent, the parent's property, and its identity,
     /// which it keeps while it stays in that property (see `EmbeddedObject`).
@@ -72,6 +75,7 @@ public final class _ObjectState {
         self.key = key
         self.location = location
         self.tracer = tracer
+        self.epoch = database.readEpoch
     }
 
     /// Seeds the cache with fields read at the view's version `version`.
@@ -110,6 +114,7 @@ public final class _ObjectState {
             pendingRecord = nil
             table = nil
             if addedInWrite != 0, database.wasCancelled(write: addedInWrite) { return nil }
+            guard epoch == database.readEpoch else { return nil }
             guard let loaded = loadFields() else { return nil }
             fields = loaded
             cachedVersion = version

@@ -17,6 +17,9 @@ public struct _ThreadSafeHandover: Sendable {
     /// The name of the files' open store (`SharedStore.name`).
     let storeName: String
     let target: Target
+    /// The commit the referenced value was read at: a live database older than it advances
+    /// before it resolves the reference.
+    let sequence: UInt64
 
     /// What the query of `results` needs to run again in another database.
     struct QueryHandover: Sendable {
@@ -37,14 +40,16 @@ extension _ThreadSafeHandover {
     /// - Throws: ``StrataError`` `.objectInvalidated` when it no longer exists in its view.
     init(object state: ObjectState) throws {
         try Self.checkValid(state, state.schema.className)
-        self.init(storeName: state.database.shared.name, target: .object(state.path))
+        self.init(storeName: state.database.shared.name, target: .object(state.path), sequence: state.database.readSequence)
     }
 
     /// The handover of the collection `binding` reads.
     /// - Throws: ``StrataError`` `.objectInvalidated` when its owner no longer exists.
     init(collection binding: CollectionBinding) throws {
         try Self.checkValid(binding.owner, binding.name)
-        self.init(storeName: binding.database.shared.name, target: .property(owner: binding.owner.path, index: binding.index))
+        self.init(
+            storeName: binding.database.shared.name, target: .property(owner: binding.owner.path, index: binding.index),
+            sequence: binding.database.readSequence)
     }
 
     /// The handover of a query.
@@ -56,7 +61,7 @@ extension _ThreadSafeHandover {
         case .collection(let owner, let step): source = .collection(owner: owner.path, step: step)
         }
         let handover = QueryHandover(schema: query.schema, source: source, predicate: query.predicate, ordering: query.ordering)
-        self.init(storeName: query.database.shared.name, target: .query(handover))
+        self.init(storeName: query.database.shared.name, target: .query(handover), sequence: query.database.readSequence)
     }
 
     private static func checkValid(_ state: ObjectState, _ name: String) throws {

@@ -70,8 +70,8 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
 }
 
 extension Database {
-    /// The value `reference` was made from, read through this database as it sees it now (the
-    /// latest commit for a live database, its version for a frozen one): the same object, the
+    /// The value `reference` was made from, read through this database at the version it reads
+    /// (see below for a live database that is older than the reference): the same object, the
     /// same collection property of the same object, or the same query.
     ///
     /// Returns nil when the object (or the owner of the collection) does not exist here — it was
@@ -81,13 +81,15 @@ extension Database {
     /// collection's owner no longer exists resolves to empty results. In a database of other
     /// files a reference resolves to nil and is not used up.
     ///
-    /// Realm differs in two ways: it raises on a second resolve, and resolves a reference in a
-    /// database that has not read yet at the version the reference was made at. A live Strata
-    /// database always reads the latest commit, which is never older.
+    /// A live database that reads an older commit than the one the reference was made at
+    /// advances to the newest commit first (as ``refresh()``), so the value it was made from is
+    /// there; one that reads the same or a newer commit stays at its version. Realm differs in
+    /// that it raises on a second resolve.
     /// - Complexity: O(1) plus reading the object (its parents, for an embedded one); a
     ///   `Results` is not evaluated until read.
     public func resolve<Confined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         guard reference.handover.storeName == shared.name, reference.take() else { return nil }
+        if reference.handover.sequence > readSequence { advanceAndNotify() }
         return Confined._strataResolve(reference.handover, in: self)
     }
 }
