@@ -266,11 +266,15 @@ final class VersionPinningTests: DatabaseTestCase {
             }
             if running > 1 { overlapped.withLock { $0 = true } }
             if case .update(let dogs, _, _, _) = change { log.append(dogs.count) } else { log.append(0) }
-            usleep(200)
+            usleep(2_000)
             inFlight.withLock { $0 -= 1 }
         }
         defer { token.invalidate() }
-        for id in 0..<40 { try db.write { try db.create(PinnedDog.self, value: ["id": id]) } }
+        for id in 0..<40 {
+            try db.write { try db.create(PinnedDog.self, value: ["id": id]) }
+            // Commits land while deliveries run.
+            usleep(500)
+        }
         log.wait { $0.last == 40 }
         XCTAssertFalse(overlapped.withLock { $0 })
         XCTAssertEqual(log.all, log.all.sorted())
