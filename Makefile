@@ -11,7 +11,7 @@ SWIFT ?= swift
 # Where `make demo` puts its database.
 DEMO_DIR ?= $(or $(TMPDIR),/tmp)/strata-demo
 # The tests `make asan` runs: change notifications and objects crossing threads.
-ASAN_TESTS ?= ObserveTests|ObserveRandomTests|ObserverLifetimeTests|ThreadSafe|AsyncWrite|CollectionFreezeTests|LinkKeyPath|ChangeSequenceTests|ReadOnlyDatabaseTests
+ASAN_TESTS ?= VersionPinningTests|AutorefreshTests|ObserveTests|ObserveRandomTests|ObserverLifetimeTests|ThreadSafe|AsyncWrite|CollectionFreezeTests|LinkKeyPath|ChangeSequenceTests|ReadOnlyDatabaseTests
 # How long `make fuzz-smoke` fuzzes, in seconds.
 FUZZ_SECONDS ?= 30
 
@@ -51,7 +51,7 @@ test: deps
 	$(SWIFT) test
 
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests|StoreRefreshTests|ReadOnlyDatabaseTests|FollowProcessTests|ChangeSequenceTests|WriteCopy|EncryptedEngineTests|EncryptedDatabaseTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'VersionPinningTests|AutorefreshTests|ConcurrencyTests|StoreTests|CompactionTests|KeyTreeTests.testConcurrent|ScanTests|AsyncWrite|ActorDatabaseTests|ThreadSafe|CollectionFreezeTests|WalkColumnTests|ColumnUpdateTests|ObserveTests|ObserveRandomTests|StoreRefreshTests|ReadOnlyDatabaseTests|FollowProcessTests|ChangeSequenceTests|WriteCopy|EncryptedEngineTests|EncryptedDatabaseTests'
 
 # Leak detection is on (LeakSanitizer's default on Linux); lsan.supp hides XCTest's own leaks.
 asan: deps
