@@ -390,3 +390,49 @@ private func waitForCount(_ count: Int, in reader: PinnedReader) async throws ->
     }
     return await reader.count()
 }
+
+/// An actor that observes: `observe(on: actor)` delivers as the actor's jobs.
+actor PinnedObserver {
+    private(set) var counts: [Int] = []
+    private(set) var notifications: [Database.Notification] = []
+    private var token: NotificationToken?
+    private var databaseToken: NotificationToken?
+
+    func observe(_ configuration: Database.Configuration) async throws {
+        let db = try Database(configuration: configuration)
+        token = await db.objects(PinnedDog.self).observe(on: self) { observer, change in
+            observer.assertIsolated()
+            switch change {
+            case .initial(let dogs), .update(let dogs, _, _, _): observer.counts.append(dogs.count)
+            case .error: observer.counts.append(-1)
+            }
+        }
+        databaseToken = db.observe(on: self) { observer, notification in observer.notifications.append(notification) }
+    }
+
+    func stop() {
+        token?.invalidate()
+        databaseToken?.invalidate()
+    }
+}
+
+final class ActorObserveTests: DatabaseTestCase {
+    func testObservingOnAnActorDeliversAsItsJobsInOrder() throws {
+        let configuration = Database.Configuration(directory: directory, objectTypes: [PinnedDog.self, PinnedOwner.self])
+        let (counts, notifications) = try waitForDetachedTask { () async throws -> ([Int], [Database.Notification]) in
+            let observer = PinnedObserver()
+            try await observer.observe(configuration)
+            let initial = await observer.counts
+            XCTAssertEqual(initial, [0], "the initial delivery has run when observe returns")
+            let writer = try Database(configuration: configuration)
+            for id in 0..<3 { try writer.write { try writer.create(PinnedDog.self, value: ["id": id]) } }
+            for _ in 0..<500 where await observer.counts.last != 3 { try await Task.sleep(nanoseconds: 2_000_000) }
+            await observer.stop()
+            return (await observer.counts, await observer.notifications)
+        }
+        XCTAssertEqual(counts.first, 0)
+        XCTAssertEqual(counts.last, 3)
+        XCTAssertEqual(counts, counts.sorted(), "in commit order")
+        XCTAssertEqual(Set(notifications), [.refreshRequired])
+    }
+}

@@ -262,7 +262,6 @@ public final class Database {
 
     deinit {
         if isFrozen { shared.unpin(pinnedSequence) }
-        events?.detach()
         // A write still open when the last reference goes (the code that began it returned or
         // threw without ending it) gives up the writer lock, so other writers do not wait for
         // ever. Its changes are discarded, as `cancelWrite()` would.

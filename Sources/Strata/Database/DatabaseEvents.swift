@@ -9,7 +9,9 @@ import StrataStorage
 /// - the database advancing (its own commit, `refresh()`, an autorefresh, the first read after
 ///   `invalidate()`) tells them `.didChange` (`post(_:)`).
 ///
-/// Registered with the store's `CommitNotifier` from the database's `init` to its `deinit`.
+/// Registered with the store's `CommitNotifier` from the database's `init` until this goes: with
+/// the database, or after it when an observation of the database outlives it (its
+/// `InboxRegistration` keeps this; commits are then `.refreshRequired`, as nothing reads them).
 ///
 /// Thread-safe: its state sits behind a lock. The database it refers to is only used on the
 /// actor it was opened on (the autorefresh job runs there); elsewhere it is only compared.
@@ -39,8 +41,7 @@ final class DatabaseEvents: Sendable {
         notifier.addListener(ObjectIdentifier(self)) { [weak self] origin in self?.commitLanded(by: origin) }
     }
 
-    /// Stops listening (the database is going).
-    func detach() { notifier.removeListener(ObjectIdentifier(self)) }
+    deinit { notifier.removeListener(ObjectIdentifier(self)) }
 
     /// See `Database.autorefresh`: on only when the database was opened on an actor.
     var autorefresh: Bool {
@@ -64,7 +65,7 @@ final class DatabaseEvents: Sendable {
     private func commitLanded(by origin: ObjectIdentifier?) {
         let (autorefreshes, scheduleNow, isOrigin) = state.withLock { state -> (Bool, Bool, Bool) in
             let isOrigin = origin != nil && state.database.map(ObjectIdentifier.init) == origin
-            let autorefreshes = actor != nil && state.autorefresh
+            let autorefreshes = actor != nil && state.autorefresh && state.database != nil
             let scheduleNow = autorefreshes && !isOrigin && !state.isScheduled
             if scheduleNow { state.isScheduled = true }
             return (autorefreshes, scheduleNow, isOrigin)

@@ -62,6 +62,19 @@ extension List {
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }
+
+    /// Calls `block` on `actor` with the list now, then after each commit that changes it, as ``observe(keyPaths:on:_:)`` does on a queue:
+    /// the initial delivery has run on `actor` when this returns, and each later one runs as a
+    /// job of `actor`, in commit order, carrying a frozen collection (as ``changes``).
+    /// `isolation` is the caller's actor (filled in by the compiler).
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here besides the first delivery; each later one costs what a queue's does.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @escaping @Sendable (isolated A, CollectionChange<List<Element>>) -> Void
+    ) async -> NotificationToken {
+        await changes(keyPaths: keyPaths).deliver(on: actor, block)
+    }
 }
 
 extension MutableSet {
@@ -75,6 +88,19 @@ extension MutableSet {
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }
+
+    /// Calls `block` on `actor` with the set now, then after each commit that changes it, as ``observe(keyPaths:on:_:)`` does on a queue:
+    /// the initial delivery has run on `actor` when this returns, and each later one runs as a
+    /// job of `actor`, in commit order, carrying a frozen collection (as ``changes``).
+    /// `isolation` is the caller's actor (filled in by the compiler).
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here besides the first delivery; each later one costs what a queue's does.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @escaping @Sendable (isolated A, CollectionChange<MutableSet<Element>>) -> Void
+    ) async -> NotificationToken {
+        await changes(keyPaths: keyPaths).deliver(on: actor, block)
+    }
 }
 
 extension LinkingObjects {
@@ -87,6 +113,19 @@ extension LinkingObjects {
         _ block: @escaping @Sendable (CollectionChange<LinkingObjects<Element>>) -> Void
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
+    }
+
+    /// Calls `block` on `actor` with the objects linking here now, then after each commit that changes them, as ``observe(keyPaths:on:_:)`` does on a queue:
+    /// the initial delivery has run on `actor` when this returns, and each later one runs as a
+    /// job of `actor`, in commit order, carrying a frozen collection (as ``changes``).
+    /// `isolation` is the caller's actor (filled in by the compiler).
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here besides the first delivery; each later one costs what a queue's does.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @escaping @Sendable (isolated A, CollectionChange<LinkingObjects<Element>>) -> Void
+    ) async -> NotificationToken {
+        await changes(keyPaths: keyPaths).deliver(on: actor, block)
     }
 }
 
@@ -109,5 +148,18 @@ extension Map {
         _ block: @escaping @Sendable (MapChange<Map<Key, Value>>) -> Void
     ) -> NotificationToken {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
+    }
+
+    /// Calls `block` on `actor` with the map now, then after each commit that changes it, as ``observe(keyPaths:on:_:)`` does on a queue:
+    /// the initial delivery has run on `actor` when this returns, and each later one runs as a
+    /// job of `actor`, in commit order, carrying a frozen collection (as ``changes``).
+    /// `isolation` is the caller's actor (filled in by the compiler).
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here besides the first delivery; each later one costs what a queue's does.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @escaping @Sendable (isolated A, MapChange<Map<Key, Value>>) -> Void
+    ) async -> NotificationToken {
+        await changes(keyPaths: keyPaths).deliver(on: actor, block)
     }
 }

@@ -28,6 +28,9 @@ extension Database {
     /// }
     /// ```
     ///
+    /// The observation outlives this `Database`: once it is released, every later commit is
+    /// ``Notification/refreshRequired`` (nothing reads it).
+    ///
     /// Thread safety: `block` is `@Sendable`: it runs on `queue`, not on the thread or actor that
     /// called this, so the compiler refuses a block that touches state isolated there. It gets a
     /// live `Database` Strata opens for it on the queue, at the newest commit (use it there only).
@@ -46,6 +49,16 @@ extension Database {
         let observer = ChangeObserver(store: shared, queue: queue, makeWorker: makeWorker)
         inbox?.whenPut { [weak observer] in observer?.schedule() }
         return NotificationToken(observer: observer)
+    }
+
+    /// Calls `block` on `actor` with each of this database's notifications (see
+    /// ``observe(on:_:)``): each delivery runs as a job of `actor`, in order.
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here and per notification.
+    public func observe<A: Actor>(
+        on actor: A, _ block: @escaping @Sendable (isolated A, Notification) -> Void
+    ) -> NotificationToken {
+        changes.deliverLater(on: actor, block)
     }
 
     /// The database's notifications (see ``observe(on:_:)``) as an `AsyncSequence` (see

@@ -15,12 +15,20 @@
 /// on the queue may finish.
 public final class NotificationToken: Sendable {
     let observer: ChangeObserver?
+    /// What else stops the deliveries (an actor's delivery task).
+    private let cancel: (@Sendable () -> Void)?
 
-    init(observer: ChangeObserver?) { self.observer = observer }
+    init(observer: ChangeObserver?, cancel: (@Sendable () -> Void)? = nil) {
+        self.observer = observer
+        self.cancel = cancel
+    }
 
     /// Stops the deliveries. Calling it again does nothing.
     /// - Complexity: O(1).
-    public func invalidate() { observer?.invalidate() }
+    public func invalidate() {
+        observer?.invalidate()
+        cancel?()
+    }
 
-    deinit { observer?.invalidate() }
+    deinit { invalidate() }
 }

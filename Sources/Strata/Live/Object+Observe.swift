@@ -25,7 +25,7 @@ extension Object {
     ///     itself). A key path through links (`"dog.age"`) counts the link and the named
     ///     property of the objects it leads to; the change is reported under the first
     ///     property's name (`dog`), without values.
-    ///   - queue: a serial queue to deliver on; `nil` delivers on a serial queue Strata owns.
+    ///   - queue: the queue to deliver on (a concurrent one gets one delivery at a time); `nil` delivers on a serial queue Strata owns.
     ///   - block: called on the queue; gets ``ObjectChange/error(_:)`` (and nothing after it)
     ///     for an unmanaged, frozen or deleted object, a block whose type is not the object's
     ///     class, an unknown property in `keyPaths`, or a database that cannot be opened there.
@@ -80,5 +80,17 @@ extension ThreadConfined where Self: Object {
         ChangeSequence(store: _strataState?.database.shared) { deliver in
             observation(keyPaths: keyPaths) { (change: ObjectChange<Self>) in deliver(change.frozen()) }
         }
+    }
+
+    /// Calls `block` on `actor` after each commit that changes the object, as
+    /// ``observe(keyPaths:on:_:)`` does on a queue: each delivery runs as a job of `actor`, in
+    /// commit order, carrying a frozen object (as ``changes(keyPaths:)``).
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here (reading the object's observed values); each delivery reads its
+    ///   record.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, _ block: @escaping @Sendable (isolated A, ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
+        changes(keyPaths: keyPaths).deliverLater(on: actor, block)
     }
 }

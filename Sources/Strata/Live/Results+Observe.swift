@@ -28,7 +28,7 @@ extension Results {
     ///   - keyPaths: the properties whose changes make an object count as modified (`nil`:
     ///     any stored property of the object itself). A key path through links (`"dog.age"`,
     ///     `"dogs.age"`) counts the link and the named property of the objects it leads to.
-    ///   - queue: a serial queue to deliver on; `nil` delivers on a serial queue Strata owns,
+    ///   - queue: the queue to deliver on (a concurrent one gets one delivery at a time); `nil` delivers on a serial queue Strata owns,
     ///     shared by every observer without one.
     ///   - block: called on the queue; gets ``CollectionChange/error(_:)`` (and nothing after it)
     ///     for frozen results, an unknown property in `keyPaths`, or a database that cannot be
@@ -44,6 +44,26 @@ extension Results {
     ) -> NotificationToken {
         NotificationToken(observer: ChangeObserver(
             store: database.shared, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
+    }
+
+    /// Calls `block` on `actor` with the results now, then after each commit that changes them, as ``observe(keyPaths:on:_:)`` does on a queue
+    /// (Realm's `observe(keyPaths:on:_:)` with an actor): the initial delivery has run on `actor` when this
+    /// returns, and each later delivery runs as a job of `actor`, in commit order. The values a
+    /// delivery carries are frozen at its version (as ``changes``'), so the block may keep them;
+    /// `thaw()` gives live ones on the actor.
+    ///
+    /// - Parameters:
+    ///   - keyPaths: as for ``observe(keyPaths:on:_:)``.
+    ///   - actor: the actor every delivery runs on.
+    ///   - isolation: the caller's actor (filled in by the compiler).
+    ///   - block: called on `actor` with each change.
+    /// - Returns: a token that keeps the observation going until it is invalidated or released.
+    /// - Complexity: O(1) here besides the first delivery; each later one costs what a queue's does.
+    public func observe<A: Actor>(
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @escaping @Sendable (isolated A, CollectionChange<Results<Element>>) -> Void
+    ) async -> NotificationToken {
+        await changes(keyPaths: keyPaths).deliver(on: actor, block)
     }
 
     /// The changes of these results as an `AsyncSequence` (see ``ChangeSequence``): what

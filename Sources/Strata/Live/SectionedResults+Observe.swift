@@ -24,7 +24,7 @@ extension SectionedResults {
     /// - Parameters:
     ///   - keyPaths: the properties whose changes make an object count as modified (`nil`: any
     ///     stored property of the object itself).
-    ///   - queue: a serial queue to deliver on; `nil`: the serial queue Strata owns.
+    ///   - queue: the queue to deliver on (a concurrent one gets one delivery at a time); `nil`: the serial queue Strata owns.
     ///   - block: called on the queue; gets ``SectionedResultsChange/error(_:)`` (and nothing
     ///     after it) for frozen sectioned results, an unknown property in `keyPaths`, or a
     ///     database that cannot be opened on the queue.
