@@ -67,7 +67,9 @@ public final class Database {
         /// are gone once no `Database` of the identifier is left. Default nil.
         public var inMemoryIdentifier: String?
         /// A database directory (one a build ships, say) copied into ``directory`` when that
-        /// holds no database yet, before opening, as Realm's `seedFilePath`. Default nil.
+        /// holds no database yet, before opening, as Realm's `seedFilePath`: only into a missing
+        /// or empty directory; one holding other files is refused (`.invalidArgument`) and left
+        /// as it is. Default nil.
         public var seedFilePath: URL?
         /// Decides, when this process first opens the database writable, whether to compact it
         /// first, as Realm's `shouldCompactOnLaunch`: called with the bytes of the database's
