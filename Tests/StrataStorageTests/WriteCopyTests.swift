@@ -125,3 +125,17 @@ final class WriteCopyTests: XCTestCase {
         XCTAssertGreaterThan(whole, 0, "a crash at the last sync keeps a whole copy in some image")
     }
 }
+
+/// A copy goes to the file system it is given.
+final class WriteCopyFileSystemTests: XCTestCase {
+    func testACopyOfAStoreInMemoryGoesToTheFileSystemItIsGiven() throws {
+        let memory = MemoryFileSystem()
+        let store = try openStore(memory)
+        try commitSecrets(20, to: store)
+        let disk = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("strata-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: disk) }
+        try store.writeCopy(toDirectory: disk.path, on: PosixFileSystem(), encryptionKey: nil)
+        XCTAssertFalse(memory.exists(disk.path))
+        XCTAssertEqual(try contents(of: openStore(PosixFileSystem(), directory: disk.path, readOnly: true).snapshot()), secrets(20))
+    }
+}

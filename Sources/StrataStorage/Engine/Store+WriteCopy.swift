@@ -14,17 +14,20 @@
 // that hold data without one) and which a later writeCopy refuses to write over; on a thrown
 // error the files written are removed (best effort). The MANIFEST's sequence floor is the
 // snapshot's sequence, so the copy's next commit numbers on from the snapshot.
+//
+// The copy is written through the file system it is given, by default the store's own: a store
+// in memory may be copied to the disk.
 
 extension Store {
     /// Writes a compacted copy of the store as of its latest commit into `destination`; see
-    /// ``writeCopy(of:toDirectory:encryptionKey:)``.
+    /// ``writeCopy(of:toDirectory:on:encryptionKey:)``.
     ///
-    /// Thread safety: as ``writeCopy(of:toDirectory:encryptionKey:)``: any thread, beside
+    /// Thread safety: as ``writeCopy(of:toDirectory:on:encryptionKey:)``: any thread, beside
     /// commits, compactions and readers, none of which waits for it.
-    /// - Throws: what ``writeCopy(of:toDirectory:encryptionKey:)`` throws.
+    /// - Throws: what ``writeCopy(of:toDirectory:on:encryptionKey:)`` throws.
     /// - Complexity: O(k + b) for the k live keys and the b bytes of their records.
-    public func writeCopy(toDirectory destination: String, encryptionKey: [UInt8]?) throws {
-        try writeCopy(of: snapshot(), toDirectory: destination, encryptionKey: encryptionKey)
+    public func writeCopy(toDirectory destination: String, on fileSystem: (any FileSystem)? = nil, encryptionKey: [UInt8]?) throws {
+        try writeCopy(of: snapshot(), toDirectory: destination, on: fileSystem, encryptionKey: encryptionKey)
     }
 
     /// Writes a compacted copy of `snapshot` into `destination`: its live records only (no
@@ -50,6 +53,8 @@ extension Store {
     /// - Parameters:
     ///   - snapshot: the state to copy, from this store.
     ///   - destination: the directory of the copy.
+    ///   - fileSystem: the file system `destination` is on; nil (the default) for this store's
+    ///     own. A store in a ``MemoryFileSystem`` passes a ``PosixFileSystem`` to copy to disk.
     ///   - encryptionKey: the copy's 64-byte key, or nil for a copy that is not encrypted.
     /// - Throws: ``StrataError`` with code
     ///   - `.invalidKey` when `encryptionKey` is not 64 bytes long (nothing is written);
@@ -60,14 +65,17 @@ extension Store {
     ///     checks; `.io` when reading or writing fails. The files written so far are removed.
     /// - Complexity: O(k + b) time for the k live keys of `snapshot` and the b bytes of their
     ///   records; O(1) extra memory but one output buffer of at most 1 MiB.
-    public func writeCopy(of snapshot: Snapshot, toDirectory destination: String, encryptionKey: [UInt8]?) throws {
+    public func writeCopy(
+        of snapshot: Snapshot, toDirectory destination: String, on fileSystem: (any FileSystem)? = nil, encryptionKey: [UInt8]?
+    ) throws {
+        let fileSystem = fileSystem ?? self.fileSystem
         let key = try encryptionKey.map { bytes throws(StrataError) in try StoreKey(bytes) }
-        try checkCopyDestination(destination)
+        try Self.checkCopyDestination(destination, on: fileSystem)
         try Self.createDirectoryDurably(destination, fileSystem: fileSystem)
         let lock = try fileSystem.lock(joinPath(destination, "LOCK"))
         defer { lock.unlock() }
         // Again under the lock: another copy may have written there meanwhile.
-        try checkCopyDestination(destination)
+        try Self.checkCopyDestination(destination, on: fileSystem)
         let dictionary = CompactionDictionary.train(
             policy: options.dictionaryCompression, encrypted: key != nil, segmentSize: options.segmentSize,
             level: options.compressionLevel, segments: snapshot.segments
@@ -87,7 +95,7 @@ extension Store {
 
     /// Refuses a destination that holds a store's files.
     /// - Throws: ``StrataError`` `.invalidArgument` naming the first such file.
-    private func checkCopyDestination(_ destination: String) throws {
+    private static func checkCopyDestination(_ destination: String, on fileSystem: any FileSystem) throws {
         guard fileSystem.exists(destination) else { return }
         let names = try fileSystem.contentsOfDirectory(destination).sorted()
         let storeFile = names.first {
