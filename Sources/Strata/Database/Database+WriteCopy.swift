@@ -17,8 +17,8 @@ extension Database {
     /// ```
     ///
     /// The copy is complete and durable when this returns; a crash before then leaves no
-    /// directory that opens as a database. `directory` is created when missing and must not
-    /// hold a database. It is
+    /// directory that opens as a database, and a thrown error leaves none of the files the
+    /// copy created. `directory` is created when missing and must not hold a database. It is
     /// on the file system of ``Configuration/storageOptions`` (the disk, by default), for an
     /// in-memory database (``Configuration/inMemoryIdentifier``) too.
     ///
