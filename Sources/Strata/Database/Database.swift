@@ -200,7 +200,11 @@ public final class Database {
     ///   ``Configuration/encryptionKey`` does not fit the database, and the
     ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
     ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
-    ///   when the stored schema lacks a class or property as declared.
+    ///   when the stored schema lacks a class or property as declared. `.notInWriteTransaction`
+    ///   when the open must store classes or indexes, or migrate, while this thread (or task)
+    ///   has a write open on another `Database` of the directory. With
+    ///   ``Configuration/seedFilePath``: `.invalidArgument` when the directory holds files but
+    ///   no database.
     public convenience init(configuration: Configuration) throws {
         let schemas = try SchemaSet(configuration.objectTypes)
         var options = configuration.storageOptions
