@@ -7,6 +7,7 @@ import XCTest
 /// Fails unless `error` is the refusal of a write nested in another of the same files.
 private func assertRefusedNestedWrite(_ error: any Error, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual((error as? StrataError)?.code, .notInWriteTransaction, "\(error)", file: file, line: line)
+    XCTAssertNotNil((error as? StrataError)?.file, "the error names the directory", file: file, line: line)
 }
 
 /// A write begun while the same thread (or task) has a write open on another `Database` of the

@@ -13,7 +13,7 @@ final class SharedStore: @unchecked Sendable {
     /// same files in this process.
     let name: String
     let catalog: Locked<Catalog>
-    let writerLock = WriterLock()
+    let writerLock: WriterLock
     /// Whether a `Database` bound its schemas to the store: a migration then waits until none
     /// uses it (their schemas would no longer match).
     let isBound = Locked(false)
@@ -35,6 +35,7 @@ final class SharedStore: @unchecked Sendable {
     private init(store: Store, catalog: Catalog, name: String) {
         self.store = store
         self.name = name
+        writerLock = WriterLock(directory: store.directory)
         self.catalog = Locked(catalog)
         if store.options.readOnly { follower = StoreFollower(store: store, notifier: notifier) }
     }

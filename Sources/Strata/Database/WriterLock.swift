@@ -20,12 +20,14 @@ import StrataStorage
 /// the thread sanitizer sees it).
 final class WriterLock: @unchecked Sendable {
     private let condition = NSCondition()
+    /// The store's directory, named by the error of a holder that asks again.
+    private let directory: String
     private var isHeld = false
     /// Who took the lock; nil while it is free.
     private var holder: WriterIdentity?
-    /// Threads blocked in `acquire()`.
+    /// Threads blocked in `acquire(for:)`.
     private var waitingThreads = 0
-    /// Tasks suspended in `acquireSuspending()`, first to wake first.
+    /// Tasks suspended in `acquireSuspending(for:isolation:)`, first to wake first.
     private var waitingTasks: [WaitingTask] = []
     private var nextTaskID: UInt64 = 0
 
@@ -35,6 +37,11 @@ final class WriterLock: @unchecked Sendable {
         let caller: WriterIdentity
         /// Resumed with false when a release woke it (it then tries again).
         let continuation: CheckedContinuation<Bool, any Error>
+    }
+
+    /// A free lock for the store in `directory`.
+    init(directory: String) {
+        self.directory = directory
     }
 
     /// Takes the lock, blocking the calling thread while another writer holds it.
@@ -63,7 +70,8 @@ final class WriterLock: @unchecked Sendable {
         guard isHeld, holder == caller else { return }
         throw StrataError(
             .notInWriteTransaction,
-            "\(purpose) cannot begin while this thread (or task) has a write open on another Database of the same files: it would wait for that write forever; end the write first (commit or cancel it)")
+            "\(purpose) cannot begin while this thread (or task) has a write open on another Database of the same files: it would wait for that write forever; end the write first (commit or cancel it)",
+            file: directory)
     }
 
     /// Takes the lock, suspending the calling task (no thread waits) while another writer
