@@ -125,3 +125,57 @@ final class WriteCopyTests: XCTestCase {
         XCTAssertGreaterThan(whole, 0, "a crash at the last sync keeps a whole copy in some image")
     }
 }
+
+/// A copy goes to the file system it is given.
+final class WriteCopyFileSystemTests: XCTestCase {
+    func testACopyOfAStoreInMemoryGoesToTheFileSystemItIsGiven() throws {
+        let memory = MemoryFileSystem()
+        let store = try openStore(memory)
+        try commitSecrets(20, to: store)
+        let disk = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("strata-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: disk) }
+        try store.writeCopy(toDirectory: disk.path, on: PosixFileSystem(), encryptionKey: nil)
+        XCTAssertFalse(memory.exists(disk.path))
+        XCTAssertEqual(try contents(of: openStore(PosixFileSystem(), directory: disk.path, readOnly: true).snapshot()), secrets(20))
+    }
+}
+
+/// A copy that fails at any step leaves nothing it created, so it can be retried.
+final class WriteCopyFailureTests: XCTestCase {
+    private static let operations: [FaultInjectingFileSystem.Fault.Operation] = [.open, .write, .sync, .syncDirectory, .rename]
+
+    func testAFailureAtAnyStepOfTheCopyRemovesWhatItCreatedAndARetrySucceeds() throws {
+        let memory = MemoryFileSystem()
+        let faults = FaultInjectingFileSystem(wrapping: memory)
+        let store = try openStore(faults, openWithHints: true)
+        try commitSecrets(120, to: store)
+        try commitSecrets(30, to: store)
+        let expected = try contents(of: store.snapshot())
+        for persistent in [false, true] {
+            for operation in Self.operations {
+                var step = 0
+                while step < 1000 {
+                    let target = "/copy-\(operation)-\(persistent)-\(step)"
+                    faults.inject(.fail(operation, pathContains: target, skip: step, times: persistent ? nil : 1))
+                    let failed: Bool
+                    do {
+                        try store.writeCopy(toDirectory: target, encryptionKey: nil)
+                        failed = false
+                    } catch {
+                        failed = true
+                    }
+                    faults.clearFaults()
+                    // A copy that did not fail has fewer steps of this kind: all were tried.
+                    guard failed else { break }
+                    let what = "\(persistent ? "every" : "one") \(operation) from #\(step)"
+                    XCTAssertEqual(try memory.contentsOfDirectory(target), [], "left behind after \(what) failed")
+                    try store.writeCopy(toDirectory: target, encryptionKey: nil)
+                    XCTAssertEqual(try contents(of: openStore(memory, directory: target, readOnly: true).snapshot()), expected, what)
+                    step += 1
+                }
+                XCTAssertGreaterThan(step, 0, "a copy makes no \(operation)")
+                XCTAssertLessThan(step, 1000)
+            }
+        }
+    }
+}

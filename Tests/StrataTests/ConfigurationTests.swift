@@ -65,6 +65,45 @@ final class ConfigurationTests: DatabaseTestCase {
         XCTAssertThrowsError(try Database(configuration: configuration)) { XCTAssertEqual(($0 as? StrataError)?.code, .notFound) }
     }
 
+    /// A seeded configuration (seed "Seeded") for the directory `app`.
+    private func seededConfiguration() throws -> Database.Configuration {
+        let seed = directory.appendingPathComponent("seed")
+        try addDog("Seeded", to: try Database(configuration: .init(directory: seed, objectTypes: [Dog.self])))
+        var configuration = Database.Configuration(directory: directory.appendingPathComponent("app"), objectTypes: [Dog.self])
+        configuration.seedFilePath = seed
+        return configuration
+    }
+
+    func testASeedIsNotCopiedIntoADirectoryHoldingOtherFiles() throws {
+        let configuration = try seededConfiguration()
+        let target = configuration.directory
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let notes = target.appendingPathComponent("notes.txt")
+        try Data("mine".utf8).write(to: notes)
+        XCTAssertThrowsError(try Database(configuration: configuration)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidArgument)
+            XCTAssertEqual((error as? StrataError)?.file, target.path)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target.path), ["notes.txt"], "nothing deleted or copied")
+        XCTAssertEqual(try Data(contentsOf: notes), Data("mine".utf8))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["app", "seed"], "no staged copy left")
+    }
+
+    func testASeedIsNotCopiedOverAFileInPlaceOfTheDirectory() throws {
+        let configuration = try seededConfiguration()
+        try Data("mine".utf8).write(to: configuration.directory)
+        XCTAssertThrowsError(try Database(configuration: configuration)) { error in
+            XCTAssertEqual((error as? StrataError)?.code, .invalidArgument)
+        }
+        XCTAssertEqual(try Data(contentsOf: configuration.directory), Data("mine".utf8))
+    }
+
+    func testASeedIsCopiedIntoAnEmptyDirectory() throws {
+        let configuration = try seededConfiguration()
+        try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
+        XCTAssertEqual(try Database(configuration: configuration).objects(Dog.self).map(\.name), ["Seeded"])
+    }
+
     func testOpenWithHintsReadsTheHintsOfEverySegmentAClosedDatabaseSealed() throws {
         var configuration = Database.Configuration(directory: directory, objectTypes: [Dog.self])
         configuration.openWithHints = true

@@ -80,6 +80,19 @@ final class WriteCopyDatabaseTests: EncryptedDatabaseTestCase {
         }
     }
 
+    func testACopyOfAnInMemoryDatabaseLandsOnTheDisk() throws {
+        let db = try Database(configuration: .init(inMemoryIdentifier: "copied-\(UUID().uuidString)", objectTypes: [Dog.self]))
+        try db.write {
+            let dog = Dog()
+            dog.name = "Rex"
+            try db.add(dog)
+        }
+        try db.writeCopy(toDirectory: copyURL, encryptionKey: nil)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: copyURL.appendingPathComponent("MANIFEST").path))
+        let copy = try Database(configuration: .init(directory: copyURL, objectTypes: [Dog.self]))
+        XCTAssertEqual(copy.objects(Dog.self).map(\.name), ["Rex"])
+    }
+
     func testCopyingOverAnExistingDatabaseFailsAndOverwritesNothing() throws {
         let db = try Database(configuration: configuration(key: nil))
         try addNotes(0..<4, to: db)

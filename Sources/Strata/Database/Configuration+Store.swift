@@ -2,8 +2,8 @@ import Foundation
 import StrataStorage
 
 // Where a configuration's store lives before it opens: in the process's memory under an
-// identifier, or in a directory, copied from a seed when it holds no database yet; and the
-// default directory and configuration `Database()` opens.
+// identifier, or in a directory, copied from a seed (DatabaseSeed.swift) when it holds no
+// database yet; and the default directory and configuration `Database()` opens.
 
 extension Database.Configuration {
     /// The default database directory: `default` in this program's folder of the user's data
@@ -32,36 +32,15 @@ extension Database.Configuration {
     /// in-memory file system shared by the identifier, or the directory, seeded first when
     /// ``seedFilePath`` is set and it holds no database.
     /// - Throws: ``StrataError`` `.io` when the seed cannot be copied, `.notFound` when it
-    ///   does not exist.
+    ///   does not exist, `.invalidArgument` when the directory holds files but no database
+    ///   (nothing is copied or deleted).
     func prepareStore(_ options: inout Store.Options) throws -> String {
         if let inMemoryIdentifier {
             options.fileSystem = InMemoryDatabases.fileSystem(for: inMemoryIdentifier)
             return "/db"
         }
-        if let seedFilePath, !options.readOnly { try Self.seed(directory, from: seedFilePath) }
+        if let seedFilePath, !options.readOnly { try DatabaseSeed.copy(seedFilePath, into: directory) }
         return directory.path
-    }
-
-    /// Copies the database in `seed` to `directory` when that holds no database: into a new
-    /// directory beside it, then renamed into place, so no half copy is ever opened.
-    private static func seed(_ directory: URL, from seed: URL) throws {
-        let files = FileManager.default
-        let existing = (try? files.contentsOfDirectory(atPath: directory.path)) ?? []
-        guard !existing.contains(where: { $0 == "MANIFEST" || $0.hasSuffix(".seg") }) else { return }
-        guard files.fileExists(atPath: seed.path) else {
-            throw StrataError(.notFound, "the seed database does not exist", file: seed.path)
-        }
-        let staging = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).seed-\(UUID().uuidString)")
-        do {
-            try files.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try files.copyItem(at: seed, to: staging)
-            try? files.removeItem(at: staging.appendingPathComponent("LOCK"))
-            if files.fileExists(atPath: directory.path) { try files.removeItem(at: directory) }
-            try files.moveItem(at: staging, to: directory)
-        } catch {
-            try? files.removeItem(at: staging)
-            throw StrataError(.io, "copying the seed database \(seed.path) failed: \(error)", file: directory.path)
-        }
     }
 }
 

@@ -21,8 +21,9 @@ extension Database {
     /// - Returns: what `block` returns.
     /// - Throws: `CancellationError` when the task is cancelled before the write begins
     ///   (nothing is run or written); what `block` throws; ``StrataError`` `.readOnly` for a
-    ///   frozen or read-only database (``Configuration/readOnly``), `.notInWriteTransaction` when a write is already open on this database
-    ///   (thrown at once: waiting for itself would never end); the errors of ``commitWrite()``.
+    ///   frozen or read-only database (``Configuration/readOnly``), `.notInWriteTransaction` when a write is already open on this database, or
+    ///   this task has one open on another `Database` of the same files (thrown at once: waiting
+    ///   for itself would never end); the errors of ``commitWrite()``.
     /// - Complexity: the wait for the writer lock costs no thread; the rest is ``write(_:)``'s.
     @discardableResult
     public func asyncWrite<Result>(

@@ -20,7 +20,8 @@ extension Database {
     /// suspends the task instead); readers never wait.
     /// - Throws: what `block` throws; ``StrataError`` `.readOnly` for a frozen or read-only
     ///   database (``Configuration/readOnly``); `.notInWriteTransaction` when a write is
-    ///   already open on this database, or a property set inside it could not be stored
+    ///   already open on this database, or on another `Database` of the same files on this
+    ///   thread (or task), or a property set inside it could not be stored
     ///   (`.invalidValue`); the storage engine's errors when the commit fails.
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
@@ -46,10 +47,12 @@ extension Database {
     /// Opens a write transaction; pair it with ``commitWrite()`` or ``cancelWrite()``.
     /// Waits while another writer has one open.
     /// - Throws: ``StrataError`` `.notInWriteTransaction` when this database already has one
-    ///   open, `.readOnly` for a frozen or read-only database (``Configuration/readOnly``).
+    ///   open, or this thread (or task) has one open on another `Database` of the same files
+    ///   (waiting for it would never end); `.readOnly` for a frozen or read-only database
+    ///   (``Configuration/readOnly``).
     public func beginWrite() throws {
         try checkCanBeginWrite()
-        shared.beginWrite()
+        try shared.beginWrite()
         openTransaction()
     }
 

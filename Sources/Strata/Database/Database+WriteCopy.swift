@@ -17,8 +17,10 @@ extension Database {
     /// ```
     ///
     /// The copy is complete and durable when this returns; a crash before then leaves no
-    /// directory that opens as a database. `directory` is created when missing and must not
-    /// hold a database.
+    /// directory that opens as a database, and a thrown error leaves none of the files the
+    /// copy created. `directory` is created when missing and must not hold a database. It is
+    /// on the file system of ``Configuration/storageOptions`` (the disk, by default), for an
+    /// in-memory database (``Configuration/inMemoryIdentifier``) too.
     ///
     /// Thread safety: a live database is called on the thread that uses it, a frozen one from
     /// any thread. Writers (in this process or others) go on meanwhile and never wait for the
@@ -36,6 +38,8 @@ extension Database {
     ///   the b bytes they hold.
     public func writeCopy(toDirectory directory: URL, encryptionKey: Data?) throws {
         let version = freeze().snapshot
-        try shared.store.writeCopy(of: version, toDirectory: directory.path, encryptionKey: encryptionKey.map(Array.init))
+        try shared.store.writeCopy(
+            of: version, toDirectory: directory.path, on: configuration.storageOptions.fileSystem,
+            encryptionKey: encryptionKey.map(Array.init))
     }
 }

@@ -71,7 +71,9 @@ public final class Database {
         /// are gone once no `Database` of the identifier is left. Default nil.
         public var inMemoryIdentifier: String?
         /// A database directory (one a build ships, say) copied into ``directory`` when that
-        /// holds no database yet, before opening, as Realm's `seedFilePath`. Default nil.
+        /// holds no database yet, before opening, as Realm's `seedFilePath`: only into a missing
+        /// or empty directory; one holding other files is refused (`.invalidArgument`) and left
+        /// as it is. Default nil.
         public var seedFilePath: URL?
         /// Decides, when this process first opens the database writable, whether to compact it
         /// first, as Realm's `shouldCompactOnLaunch`: called with the bytes of the database's
@@ -210,7 +212,11 @@ public final class Database {
     ///   ``Configuration/encryptionKey`` does not fit the database, and the
     ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
     ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
-    ///   when the stored schema lacks a class or property as declared.
+    ///   when the stored schema lacks a class or property as declared. `.notInWriteTransaction`
+    ///   when the open must store classes or indexes, or migrate, while this thread (or task)
+    ///   has a write open on another `Database` of the directory. With
+    ///   ``Configuration/seedFilePath``: `.invalidArgument` when the directory holds files but
+    ///   no database.
     ///
     /// The database reads one version at a time (see ``Database``). `isolation` is the actor the
     /// caller is isolated to, if any (`#isolation`): with ``autorefresh`` the database advances

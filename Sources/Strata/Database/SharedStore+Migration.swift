@@ -38,11 +38,12 @@ extension SharedStore {
     /// stored schema changed meanwhile so that it is no longer needed.
     /// - Returns: whether it ran (false: bind instead).
     /// - Throws: ``StrataError`` from the migration block's values or the rewrite; the
-    ///   commit's `.io`; `.schemaMismatch` when other databases of this process use the store.
+    ///   commit's `.io`; `.schemaMismatch` when other databases of this process use the store;
+    ///   `.notInWriteTransaction` when the calling thread (or task) has a write open on one.
     func migrate(
         _ schemas: SchemaSet, schemaVersion: UInt64, settings: MigrationSettings, readOnly: Bool
     ) throws -> Bool {
-        writerLock.acquire()
+        try writerLock.acquire(for: "a migration")
         defer { writerLock.release() }
         let stored = catalog.withLock { $0 }
         let step = try Self.schemaStep(stored: stored, declared: schemas.all, schemaVersion: schemaVersion, settings: settings)

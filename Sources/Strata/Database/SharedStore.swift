@@ -13,7 +13,7 @@ final class SharedStore: @unchecked Sendable {
     /// same files in this process.
     let name: String
     let catalog: Locked<Catalog>
-    let writerLock = WriterLock()
+    let writerLock: WriterLock
     /// Whether a `Database` bound its schemas to the store: a migration then waits until none
     /// uses it (their schemas would no longer match).
     let isBound = Locked(false)
@@ -35,6 +35,7 @@ final class SharedStore: @unchecked Sendable {
     private init(store: Store, catalog: Catalog, name: String) {
         self.store = store
         self.name = name
+        writerLock = WriterLock(directory: store.directory)
         self.catalog = Locked(catalog)
         if store.options.readOnly { follower = StoreFollower(store: store, notifier: notifier) }
     }
@@ -87,8 +88,9 @@ final class SharedStore: @unchecked Sendable {
     /// that would change throws instead. A schema that needs a migration (or a reset) gets it
     /// first, in its own commit (SharedStore+Migration.swift).
     /// - Throws: ``StrataError`` `.schemaMismatch` listing the differences; `.readOnly` when
-    ///   `requireStoredSchema` and the classes are not all stored as declared; what a
-    ///   migration throws.
+    ///   `requireStoredSchema` and the classes are not all stored as declared;
+    ///   `.notInWriteTransaction` when the catalog must change while the calling thread (or
+    ///   task) has a write open on another database of this store; what a migration throws.
     func bind(
         _ schemas: SchemaSet, schemaVersion: UInt64, requireStoredSchema: Bool = false, migration: MigrationSettings = MigrationSettings()
     ) throws {
@@ -115,7 +117,7 @@ final class SharedStore: @unchecked Sendable {
             isBound.withLock { $0 = true }
             return
         }
-        writerLock.acquire()
+        try writerLock.acquire(for: "opening a Database that stores new classes or indexes")
         defer { writerLock.release() }
         try catalog.withLock { catalog in
             var updated = catalog
@@ -152,12 +154,15 @@ final class SharedStore: @unchecked Sendable {
     }
 
     /// Takes the writer lock, blocking the thread while another writer holds it.
-    func beginWrite() { writerLock.acquire() }
+    /// - Throws: ``StrataError`` `.notInWriteTransaction` when the calling thread (or task)
+    ///   holds it already, through another database of this store.
+    func beginWrite() throws { try writerLock.acquire(for: "a write") }
     /// Takes the writer lock on the caller's isolation, suspending the task while another
     /// writer holds it.
-    /// - Throws: `CancellationError` when the task is cancelled first (the lock is not taken).
+    /// - Throws: `CancellationError` when the task is cancelled first (the lock is not taken);
+    ///   ``StrataError`` `.notInWriteTransaction` when the calling task holds it already.
     func beginWriteSuspending(isolation: isolated (any Actor)? = #isolation) async throws {
-        try await writerLock.acquireSuspending()
+        try await writerLock.acquireSuspending(for: "an asyncWrite")
     }
     func endWrite() { writerLock.release() }
 }

@@ -101,12 +101,19 @@ public final class Migration {
     }
 
     /// Moves the stored values of the property `oldName` of class `typeName` to the declared
-    /// property `newName`, as Realm's `renameProperty(onType:from:to:)`. Values convert as
-    /// they do for a changed type (the same type, or optional ↔ required: a null becomes the
-    /// default); the property keeps its stored index.
+    /// property `newName`, as Realm's `renameProperty(onType:from:to:)`. The property keeps
+    /// its stored index.
     ///
-    /// A class or property that does not exist, or a stored property that is still declared,
-    /// fails the migration with ``StrataError`` `.invalidValue`.
+    /// As in Realm, the declared property has the stored one's type, or is its optional form
+    /// (a required property may become optional, not the reverse). Strata also takes a type
+    /// change that keeps every value: an integer made wider (`Int8` → `Int16` → `Int32` →
+    /// `Int`/`Int64`), and a list, set or map whose elements change so. Any other type change
+    /// (a narrower integer, `Int` to `String`, an optional property made required) would lose
+    /// values: rename within the same type, then convert in ``enumerateObjects(ofType:_:)``.
+    ///
+    /// A class or property that does not exist, a stored property that is still declared, or a
+    /// type change that loses values fails the migration with ``StrataError`` `.invalidValue`
+    /// naming the class and property: the open throws it and nothing is written.
     /// - Complexity: O(n) for the class's n stored objects.
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
         guard let old = oldShapes[typeName]?[oldName], let new = newShapes[typeName]?[newName] else {
@@ -115,11 +122,19 @@ public final class Migration {
         guard newShapes[typeName]?[oldName] == nil, oldShapes[typeName]?[newName] == nil else {
             return fail(StrataError(.invalidValue, "renameProperty: \(typeName).\(oldName) → \(newName): both names must not exist on both sides"))
         }
+        let what = "renameProperty: \(typeName).\(oldName) → \(newName)"
+        guard old.type.convertsLosslessly(to: new.type) else {
+            return fail(StrataError(
+                .invalidValue,
+                "\(what) would change its type from \(old.type) to \(new.type), which loses values; rename it with the same type (or a required one to optional, an integer to a wider one) and convert the values in enumerateObjects"))
+        }
         guard let oldIndex = oldShapes[typeName]?.index(of: oldName), let newIndex = newShapes[typeName]?.index(of: newName) else { return }
         for object in oldObjects[typeName] ?? [] {
             guard let counterpart = object.counterpart else { continue }
-            counterpart.values[newIndex] = converted(object.values[oldIndex], from: old.type, to: new.type)
-                ?? counterpart.shape.defaultValue(at: newIndex)
+            guard let value = converted(object.values[oldIndex], from: old.type, to: new.type) else {
+                return fail(StrataError(.invalidValue, "\(what): a stored value does not convert to \(new.type)"))
+            }
+            counterpart.values[newIndex] = value
         }
         renames.append((typeName, oldName, newName))
     }

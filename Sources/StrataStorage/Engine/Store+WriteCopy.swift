@@ -11,20 +11,26 @@
 //
 // The MANIFEST's rename is the commit point. Before it, a crash leaves segments without a
 // MANIFEST, which no open accepts as a store (Recovery+MissingManifest.swift refuses segments
-// that hold data without one) and which a later writeCopy refuses to write over; on a thrown
-// error the files written are removed (best effort). The MANIFEST's sequence floor is the
+// that hold data without one) and which a later writeCopy refuses to write over. On a thrown
+// error (at any step, the directory sync after the rename included) every file the copy created
+// is removed, best effort: the MANIFEST first (it was not there before: the destination was
+// checked under the lock), then the segments, their hints, MANIFEST.tmp and the LOCK when the
+// copy created it; a retry then finds no store there. The MANIFEST's sequence floor is the
 // snapshot's sequence, so the copy's next commit numbers on from the snapshot.
+//
+// The copy is written through the file system it is given, by default the store's own: a store
+// in memory may be copied to the disk.
 
 extension Store {
     /// Writes a compacted copy of the store as of its latest commit into `destination`; see
-    /// ``writeCopy(of:toDirectory:encryptionKey:)``.
+    /// ``writeCopy(of:toDirectory:on:encryptionKey:)``.
     ///
-    /// Thread safety: as ``writeCopy(of:toDirectory:encryptionKey:)``: any thread, beside
+    /// Thread safety: as ``writeCopy(of:toDirectory:on:encryptionKey:)``: any thread, beside
     /// commits, compactions and readers, none of which waits for it.
-    /// - Throws: what ``writeCopy(of:toDirectory:encryptionKey:)`` throws.
+    /// - Throws: what ``writeCopy(of:toDirectory:on:encryptionKey:)`` throws.
     /// - Complexity: O(k + b) for the k live keys and the b bytes of their records.
-    public func writeCopy(toDirectory destination: String, encryptionKey: [UInt8]?) throws {
-        try writeCopy(of: snapshot(), toDirectory: destination, encryptionKey: encryptionKey)
+    public func writeCopy(toDirectory destination: String, on fileSystem: (any FileSystem)? = nil, encryptionKey: [UInt8]?) throws {
+        try writeCopy(of: snapshot(), toDirectory: destination, on: fileSystem, encryptionKey: encryptionKey)
     }
 
     /// Writes a compacted copy of `snapshot` into `destination`: its live records only (no
@@ -35,8 +41,10 @@ extension Store {
     ///
     /// The copy is complete and durable (every file and the directory fsynced) when this
     /// returns. A crash before then never leaves a directory that opens as a store: its
-    /// MANIFEST is renamed into place last. `destination` is created when missing; it may
-    /// exist, but must not hold a store (or the segments a crashed copy left).
+    /// MANIFEST is renamed into place last. A thrown error removes every file the copy
+    /// created (the MANIFEST too, when the failure came after its rename), so the same copy
+    /// may be retried. `destination` is created when missing; it may exist, but must not hold
+    /// a store (or the segments a crashed copy left).
     ///
     /// ```swift
     /// let key: [UInt8] = … // 64 bytes
@@ -50,6 +58,8 @@ extension Store {
     /// - Parameters:
     ///   - snapshot: the state to copy, from this store.
     ///   - destination: the directory of the copy.
+    ///   - fileSystem: the file system `destination` is on; nil (the default) for this store's
+    ///     own. A store in a ``MemoryFileSystem`` passes a ``PosixFileSystem`` to copy to disk.
     ///   - encryptionKey: the copy's 64-byte key, or nil for a copy that is not encrypted.
     /// - Throws: ``StrataError`` with code
     ///   - `.invalidKey` when `encryptionKey` is not 64 bytes long (nothing is written);
@@ -57,17 +67,23 @@ extension Store {
     ///     is written or changed there);
     ///   - `.locked` when another process or store holds the destination's `LOCK`;
     ///   - `.corruption` (naming the file and offset) when a record of the snapshot fails its
-    ///     checks; `.io` when reading or writing fails. The files written so far are removed.
+    ///     checks; `.io` when reading, writing or syncing fails. Every file the copy created is
+    ///     then removed.
     /// - Complexity: O(k + b) time for the k live keys of `snapshot` and the b bytes of their
     ///   records; O(1) extra memory but one output buffer of at most 1 MiB.
-    public func writeCopy(of snapshot: Snapshot, toDirectory destination: String, encryptionKey: [UInt8]?) throws {
+    public func writeCopy(
+        of snapshot: Snapshot, toDirectory destination: String, on fileSystem: (any FileSystem)? = nil, encryptionKey: [UInt8]?
+    ) throws {
+        let fileSystem = fileSystem ?? self.fileSystem
         let key = try encryptionKey.map { bytes throws(StrataError) in try StoreKey(bytes) }
-        try checkCopyDestination(destination)
+        try Self.checkCopyDestination(destination, on: fileSystem)
         try Self.createDirectoryDurably(destination, fileSystem: fileSystem)
-        let lock = try fileSystem.lock(joinPath(destination, "LOCK"))
+        let lockPath = joinPath(destination, "LOCK")
+        let createsLock = !fileSystem.exists(lockPath)
+        let lock = try fileSystem.lock(lockPath)
         defer { lock.unlock() }
         // Again under the lock: another copy may have written there meanwhile.
-        try checkCopyDestination(destination)
+        try Self.checkCopyDestination(destination, on: fileSystem)
         let dictionary = CompactionDictionary.train(
             policy: options.dictionaryCompression, encrypted: key != nil, segmentSize: options.segmentSize,
             level: options.compressionLevel, segments: snapshot.segments
@@ -80,14 +96,14 @@ extension Store {
         do {
             try copier.copy(snapshot)
         } catch {
-            copier.removeFiles()
+            copier.removeFiles(lock: createsLock ? lockPath : nil)
             throw error
         }
     }
 
     /// Refuses a destination that holds a store's files.
     /// - Throws: ``StrataError`` `.invalidArgument` naming the first such file.
-    private func checkCopyDestination(_ destination: String) throws {
+    private static func checkCopyDestination(_ destination: String, on fileSystem: any FileSystem) throws {
         guard fileSystem.exists(destination) else { return }
         let names = try fileSystem.contentsOfDirectory(destination).sorted()
         let storeFile = names.first {
@@ -149,10 +165,19 @@ private struct SnapshotCopier {
         ).install(in: directory, fileSystem: fileSystem)
     }
 
-    /// Removes every file the copy created (best effort), then syncs the directory.
-    func removeFiles() {
+    /// Removes every file the copy created (best effort) — the MANIFEST first, so that no
+    /// MANIFEST ever lists a removed segment, then the segments, their hints, MANIFEST.tmp and
+    /// `lock` (the LOCK's path, when the copy created it) — then syncs the directory.
+    /// REQUIRES: the destination held no MANIFEST when the copy began (under its lock).
+    func removeFiles(lock: String?) {
+        let manifest = joinPath(directory, Manifest.fileName)
+        if fileSystem.exists(manifest) {
+            try? fileSystem.removeFile(manifest)
+            try? fileSystem.syncDirectory(directory)
+        }
         let hints = created.paths.map { String($0.dropLast(4)) + ".hint" }  // each segment's, if written
-        for path in created.paths + hints + [joinPath(directory, Manifest.temporaryName)] where fileSystem.exists(path) {
+        let others = [joinPath(directory, Manifest.temporaryName)] + (lock.map { [$0] } ?? [])
+        for path in created.paths + hints + others where fileSystem.exists(path) {
             try? fileSystem.removeFile(path)
         }
         try? fileSystem.syncDirectory(directory)

@@ -14,7 +14,7 @@ extension Store {
         public var compressionThreshold: Int = 4096
         /// The zstd level for compressed values. Default 3.
         public var compressionLevel: Int32 = 3
-        /// Whether compaction (manual, background and ``Store/writeCopy(toDirectory:encryptionKey:)``)
+        /// Whether compaction (manual, background and ``Store/writeCopy(toDirectory:on:encryptionKey:)``)
         /// compresses small values with a zstd dictionary trained from the live values it
         /// copies. Default ``DictionaryCompression/off``: a value compressed with the dictionary
         /// costs each read a decompression (about 0.5 µs for 200 bytes), where a plain one is
@@ -55,7 +55,7 @@ extension Store {
         /// A store created with a key encrypts the keys and values of every record with
         /// AES-256-GCM under keys derived from it (docs/design.md, "Encryption at rest"); it can
         /// be opened only with the same key. A store's key cannot change in place: use
-        /// ``Store/writeCopy(toDirectory:encryptionKey:)``. Opening fails with `.invalidKey`
+        /// ``Store/writeCopy(toDirectory:on:encryptionKey:)``. Opening fails with `.invalidKey`
         /// when the key is wrong, missing for an encrypted store, given for a plain one, or not
         /// 64 bytes long. Keep the key outside the store's directory.
         public var encryptionKey: [UInt8]?
