@@ -5,8 +5,8 @@
 
 import ArgumentParser
 import Foundation
-// For SplitMix64 (the workload's deterministic data), a test seam of StrataStorage.
-@_spi(Testing) @_spi(Tooling) import StrataStorage
+// For SplitMix64 (the workload's deterministic data) and Store.contents(of:).
+@_spi(Tooling) import StrataStorage
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,8 +3,8 @@
 // view; change and compact while the frozen view is held; reopen and verify.
 
 import Foundation
-@_spi(Testing) import Strata
-@_spi(Testing) import StrataStorage
+@_spi(Tooling) import Strata
+import StrataStorage
 
 struct ObjectDemo {
     let path: String
