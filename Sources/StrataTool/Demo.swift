@@ -5,8 +5,8 @@
 
 import ArgumentParser
 import Foundation
-// For SplitMix64 (the workload's deterministic data), a test seam of StrataStorage.
-@_spi(Testing) import StrataStorage
+// For SplitMix64 (the workload's deterministic data) and Store.contents(of:).
+@_spi(Tooling) import StrataStorage
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -70,7 +70,7 @@ struct Demo: ParsableCommand {
         let clock = ContinuousClock()
 
         print("""
-            demo: writing \(Format.count(records)) records to \(path)
+            demo: writing \(Format.counted(records, "record")) to \(path)
               3 keyspaces, batches of \(Format.count(Self.batchSize)) (one fsynced commit each), \
             \(valueSize)-byte values and some \(Format.bytes(DemoWorkload.largeValueSize)) \
             compressible ones, \(Format.bytes(Self.segmentSize)) segments
@@ -96,9 +96,9 @@ struct Demo: ParsableCommand {
         }
         print("""
             write:   \(Format.milliseconds(writeTime))  \
-            (\(Format.rate(records, writeTime, unit: "records")); \(Format.count(workload.newKeys)) new keys, \
-            \(Format.count(workload.overwrites)) overwrites, \(Format.count(workload.deletes)) deletes, \
-            \(Format.count(workload.largeValues)) large values)
+            (\(Format.rate(records, writeTime, unit: "records")); \(Format.counted(workload.newKeys, "new key")), \
+            \(Format.counted(workload.overwrites, "overwrite")), \(Format.counted(workload.deletes, "delete")), \
+            \(Format.counted(workload.largeValues, "large value")))
             """)
 
         var reopened: Store?
@@ -119,12 +119,12 @@ struct Demo: ParsableCommand {
         }
         guard mismatches.isEmpty else {
             for mismatch in mismatches.prefix(10) { Output.error("demo: \(mismatch)") }
-            Output.error("demo: FAILED: \(mismatches.count) difference(s) between what was written and what was read back")
+            Output.error("demo: FAILED: \(Format.counted(mismatches.count, "difference")) between what was written and what was read back")
             throw ExitCode(ToolExit.failure)
         }
         print("""
             verify:  \(Format.milliseconds(verifyTime))  \
-            (\(Format.rate(checked, verifyTime, unit: "keys")); \(Format.count(checked)) keys read back \
+            (\(Format.rate(checked, verifyTime, unit: "keys")); \(Format.counted(checked, "key")) read back \
             equal to what was written, every deleted key absent)
             """)
 
@@ -145,21 +145,16 @@ struct Demo: ParsableCommand {
     }
 
     /// Makes sure `path` is a directory the demo may fill: absent, empty, or (with
-    /// `--overwrite`) a Strata database, whose files are then removed.
+    /// `--overwrite`) a Strata database, whose files are then removed. Refuses a file or a
+    /// directory of another program's files (exit 4), and writes nothing there.
     private func prepareDirectory() throws {
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else {
-            Output.error("demo: \(path) exists and is not a directory; choose another path")
-            throw ExitCode(ToolExit.failure)
-        }
-        let names = try fileManager.contentsOfDirectory(atPath: path)
-        if names.isEmpty { return }
+        guard try !Output.reportingErrors({ try DatabasePath.requireNewOrDatabase(path) }) else { return }
         guard overwrite else {
             Output.error("demo: \(path) exists and is not empty; choose another path, or pass --overwrite to replace the Strata database in it")
             throw ExitCode(ToolExit.failure)
         }
+        let fileManager = FileManager.default
+        let names = try Output.reportingErrors { try SystemErrors.io("read \(path)") { try fileManager.contentsOfDirectory(atPath: path) } }
         let foreign = names.filter { !Self.isStrataFile($0) }.sorted()
         guard foreign.isEmpty else {
             Output.error("demo: refusing to overwrite \(path): it holds files that are not part of a Strata database (\(foreign.prefix(3).joined(separator: ", "))\(foreign.count > 3 ? ", …" : ""))")
@@ -174,8 +169,10 @@ struct Demo: ParsableCommand {
         } catch {
             // A damaged database is still replaced: that is what --overwrite is for.
         }
-        for name in names {
-            try fileManager.removeItem(atPath: (path as NSString).appendingPathComponent(name))
+        try Output.reportingErrors {
+            for name in names {
+                try SystemErrors.io("remove \(name) in \(path)") { try fileManager.removeItem(atPath: (path as NSString).appendingPathComponent(name)) }
+            }
         }
         print("demo: removed the database in \(path) (--overwrite)")
     }
@@ -245,7 +242,7 @@ struct DemoWorkload {
         for (space, keyspace) in Self.keyspaces.enumerated() {
             let live = expected[space]
             if snapshot.count(in: keyspace) != live.count {
-                mismatches.append("\(keyspace) holds \(snapshot.count(in: keyspace)) keys, expected \(live.count)")
+                mismatches.append("\(keyspace) holds \(Format.counted(snapshot.count(in: keyspace), "key")), expected \(live.count)")
             }
             for id in 0..<keyCounts[space] {
                 let key = Self.key(id, space: space)

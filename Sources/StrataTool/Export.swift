@@ -57,7 +57,7 @@ struct Export: ParsableCommand {
             }
         }
         progress.finish()
-        print("exported \(Format.count(counts.reduce(0, +))) objects of \(classes.count) classes to \(out)")
+        print("exported \(Format.counted(counts.reduce(0, +), "object")) of \(Format.counted(classes.count, "class", plural: "classes")) to \(out)")
         for (storedClass, count) in zip(classes, counts) { print("  \(storedClass.name).json  \(Format.count(count))") }
     }
 }

@@ -5,7 +5,7 @@
 //   DIR/<Class>.json         one canonical Extended JSON document per line, per object
 
 import Foundation
-import StrataStorage
+@_spi(Tooling) import StrataStorage
 
 enum ExportFiles {
     static let appServicesSchema = "schema.json"
@@ -22,36 +22,40 @@ enum ExportFiles {
         return className + ".json"
     }
 
-    /// Creates `directory` when missing; refuses one that holds files (exit 1).
+    /// Creates `directory` (and its missing parents) when missing; refuses one that holds files
+    /// (exit 1).
     static func prepare(_ directory: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue, (try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
-                throw StrataError(.invalidArgument, "\(directory) exists and is not an empty directory; choose another --out")
-            }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StrataError(.io, "cannot create \(directory): \(error.localizedDescription)")
+        switch try Store.contents(of: directory) {
+        case .empty: return
+        case .missing: try SystemErrors.io("create \(directory)") { try PosixFileSystem().createDirectory(directory) }
+        case .notADirectory, .store, .otherFiles:
+            throw StrataError(.invalidArgument, "\(directory) exists and is not an empty directory; choose another --out")
         }
     }
 
-    /// Writes `text` to `name` in `directory`.
+    /// Writes `text` to `name` in `directory`, a new file.
     static func write(_ text: String, to name: String, in directory: String) throws {
         let path = (directory as NSString).appendingPathComponent(name)
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw StrataError(.io, "cannot write \(path)")
+        try SystemErrors.io("write \(path)") {
+            let file = try PosixFileSystem().open(path, mode: .createNew)
+            defer { try? file.close() }
+            try file.write(Array(text.utf8), at: 0)
+            try file.sync()
         }
     }
 
     /// The text of `name` in `directory`, or nil when there is no such file.
     static func read(_ name: String, in directory: String) throws -> String? {
         let path = (directory as NSString).appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw StrataError(.io, "cannot read \(path) as UTF-8 text")
+        let fileSystem = PosixFileSystem()
+        guard fileSystem.exists(path) else { return nil }
+        let bytes = try SystemErrors.io("read \(path)") {
+            let file = try fileSystem.open(path, mode: .readOnly)
+            defer { try? file.close() }
+            return try file.readAll()
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw StrataError(.invalidArgument, "\(path) is not UTF-8 text")
         }
         return text
     }

@@ -36,24 +36,41 @@ struct Import: ParsableCommand {
     @OptionGroup var key: KeyFileOption
 
     func run() throws {
-        let isNew = !FileManager.default.fileExists(atPath: path)
         let (count, classes) = try Output.reportingErrors { () throws -> (Int, Int) in
+            let definition = try readDefinition()
+            try ExtendedJSONImport.check(definition: definition)   // before anything is created
+            let isNew = try DatabasePath.requireNewOrDatabase(path)
+            let existed = FileManager.default.fileExists(atPath: path)
             do {
-                return try importAll()
+                return try importAll(definition)
             } catch {
-                if isNew { try? FileManager.default.removeItem(atPath: path) }   // leave no empty database behind
+                if isNew { removeCreated(keepingDirectory: existed) }   // leave no empty database behind
                 throw error
             }
         }
-        print("imported \(Format.count(count)) objects of \(classes) classes into \(path)")
+        print("imported \(Format.counted(count, "object")) of \(Format.counted(classes, "class", plural: "classes")) into \(path)")
     }
 
-    /// Reads the export and writes it in one commit; returns the objects and classes imported.
-    private func importAll() throws -> (Int, Int) {
+    /// The schema definition of the export.
+    private func readDefinition() throws -> JSONValue {
         guard let definitionText = try ExportFiles.read(ExportFiles.definition, in: from) else {
             throw StrataError(.invalidArgument, "\(from) holds no \(ExportFiles.definition): it is not a `strata export` directory")
         }
-        let definition = try JSONValue.parse(definitionText, source: ExportFiles.definition)
+        return try JSONValue.parse(definitionText, source: ExportFiles.definition)
+    }
+
+    /// Removes what a failed import into a new database created: the directory, or (when it
+    /// existed, empty) the files in it.
+    private func removeCreated(keepingDirectory: Bool) {
+        let fileManager = FileManager.default
+        guard keepingDirectory else { return _ = try? fileManager.removeItem(atPath: path) }
+        for name in (try? fileManager.contentsOfDirectory(atPath: path)) ?? [] {
+            try? fileManager.removeItem(atPath: (path as NSString).appendingPathComponent(name))
+        }
+    }
+
+    /// Writes the export in one commit; returns the objects and classes imported.
+    private func importAll(_ definition: JSONValue) throws -> (Int, Int) {
         var options = Store.Options()
         options.encryptionKey = try key.key()
         let store = try Store(directory: path, options: options)

@@ -20,7 +20,8 @@ struct Inspect: ParsableCommand {
             (&&), OR (||), NOT (!) and parentheses. Example: --where "age > 3 AND name \
             BEGINSWITH 'R'". Links, collections, dates and other types cannot be compared here.
 
-            An unknown class or property, or a predicate it cannot evaluate, exits 64.
+            An unknown class or property, or a predicate it cannot evaluate, exits 64; so does an \
+            embedded class, whose objects are printed inside their parents' (the message names them).
 
             \(ToolExit.help)
             """
@@ -49,7 +50,7 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         let database = try StoredDatabase.open(path, key: key)
-        let storedClass = try database.storedClass(named: className)
+        let storedClass = try database.storedClass(named: className, path: path)
         let filter = try Output.reportingErrors { try predicate.map { try StoredObjectFilter($0, for: storedClass) } }
         var documents: [JSONValue] = []
         var printed = 0

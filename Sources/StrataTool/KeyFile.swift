@@ -16,9 +16,12 @@ struct KeyFileOption: ParsableArguments {
     /// - Throws: ``StrataError`` `.invalidKey` when the file cannot be read.
     func key() throws -> [UInt8]? {
         guard let keyFile else { return nil }
-        guard let data = FileManager.default.contents(atPath: keyFile) else {
-            throw StrataError(.invalidKey, "cannot read the key file", file: keyFile)
+        do {
+            let file = try PosixFileSystem().open(keyFile, mode: .readOnly)
+            defer { try? file.close() }
+            return try file.readAll()
+        } catch {
+            throw StrataError(.invalidKey, "cannot read the key file: \(SystemErrors.reason(error))", file: keyFile)
         }
-        return Array(data)
     }
 }

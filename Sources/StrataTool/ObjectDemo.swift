@@ -3,8 +3,8 @@
 // view; change and compact while the frozen view is held; reopen and verify.
 
 import Foundation
-@_spi(Testing) import Strata
-@_spi(Testing) import StrataStorage
+@_spi(Tooling) import Strata
+import StrataStorage
 
 struct ObjectDemo {
     let path: String
@@ -26,9 +26,9 @@ struct ObjectDemo {
         let report = db.checkIntegrity()
         guard report.isClean else {
             for problem in report.problems { Output.error("problem: \(problem)") }
-            throw StrataError(.corruption, "the demo database has \(report.problems.count) object-level problem(s)")
+            throw StrataError(.corruption, "the demo database has \(Format.counted(report.problems.count, "object-level problem"))")
         }
-        print("reopen:  \(db.objects(Person.self).count) people and \(db.objects(Dog.self).count) dogs; verified \(report.objectsChecked) objects, \(report.linksChecked) links, \(report.backlinksChecked) backlinks, \(report.indexEntriesChecked) index entries: OK")
+        print("reopen:  \(Format.counted(db.objects(Person.self).count, "person", plural: "people")) and \(Format.counted(db.objects(Dog.self).count, "dog")); verified \(Format.counted(report.objectsChecked, "object")), \(Format.counted(report.linksChecked, "link")), \(Format.counted(report.backlinksChecked, "backlink")), \(Format.counted(report.indexEntriesChecked, "index entry", plural: "index entries")): OK")
     }
 
     /// Steps 1–3. Returns the frozen view.
@@ -61,9 +61,9 @@ struct ObjectDemo {
         try db.write {
             if let max = db.object(ofType: Dog.self, forPrimaryKey: "Max") { try db.delete(max) }
         }
-        print("change:  200 transactions, each counting a walk of every dog, then Max deleted: \(db.objects(Dog.self).count) dogs live, \(frozen.objects(Dog.self).count) in the frozen view")
+        print("change:  200 transactions, each counting a walk of every dog, then Max deleted: \(Format.counted(db.objects(Dog.self).count, "dog")) live, \(frozen.objects(Dog.self).count) in the frozen view")
         let report = try db.compact()
         let frozenRex = frozen.object(ofType: Dog.self, forPrimaryKey: "Rex")
-        print("compact: \(report.segmentsBefore) → \(report.segmentsAfter) segments, \(Format.bytes(report.bytesBefore)) → \(Format.bytes(report.bytesAfter)) while the frozen view was held; it still reads Rex with \(frozenRex.map { String($0.walks) } ?? "?") walks (live: \(db.object(ofType: Dog.self, forPrimaryKey: "Rex")?.walks ?? 0)) and \(frozen.objects(Dog.self).count) dogs")
+        print("compact: \(report.segmentsBefore) → \(Format.counted(report.segmentsAfter, "segment")), \(Format.bytes(report.bytesBefore)) → \(Format.bytes(report.bytesAfter)) while the frozen view was held; it still reads Rex with \(frozenRex.map { Format.counted($0.walks, "walk") } ?? "? walks") (live: \(db.object(ofType: Dog.self, forPrimaryKey: "Rex")?.walks ?? 0)) and \(Format.counted(frozen.objects(Dog.self).count, "dog"))")
     }
 }

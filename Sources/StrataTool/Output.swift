@@ -47,20 +47,26 @@ enum Output {
     }
 
     /// Runs `body`; a `StrataError` it throws is printed to standard error (with its file and
-    /// byte offset) and becomes the matching exit code.
+    /// byte offset; corruption with the `strata salvage` command that keeps what precedes it)
+    /// and becomes the matching exit code.
     static func reportingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StrataError {
             Output.error(error.description)
+            if error.code == .corruption, !error.message.contains("strata salvage") {
+                Output.error("hint: to keep what precedes the damage, copy it into a new database with `strata salvage PATH --out NEW`")
+            }
             throw ExitCode(ToolExit.code(for: error))
         }
     }
 
     /// Opens the store in `path` read-only, with `key` when it is encrypted: no lock is taken
     /// and nothing on disk changes. Opening scans every record of every segment and checks its
-    /// checksum (and, encrypted, its authentication tag).
+    /// checksum (and, encrypted, its authentication tag). A path that holds no Strata database
+    /// is `.notFound` (``DatabasePath``).
     static func openReadOnly(_ path: String, key: KeyFileOption) throws -> Store {
+        try DatabasePath.requireDatabase(path)
         var options = Store.Options()
         options.readOnly = true
         options.encryptionKey = try key.key()
@@ -87,6 +93,13 @@ enum Format {
             grouped.append(digit)
         }
         return value < 0 ? "-" + grouped : grouped
+    }
+
+    /// A count with its noun, singular for one: `counted(1, "segment")` → `"1 segment"`,
+    /// `counted(1200, "class", plural: "classes")` → `"1,200 classes"` (`"1200 classes"`
+    /// without `grouped`, for lines scripts read).
+    static func counted<I: BinaryInteger>(_ value: I, _ singular: String, plural: String? = nil, grouped: Bool = true) -> String {
+        "\(grouped ? count(value) : String(value)) \(value == 1 ? singular : plural ?? singular + "s")"
     }
 
     /// `1536` → `"1.5 KiB"`, `4194304` → `"4 MiB"`; below 1 KiB, `"512 B"`.

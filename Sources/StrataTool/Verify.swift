@@ -52,10 +52,10 @@ struct Verify: ParsableCommand {
             return (store.statistics(), keys, snapshot)
         }
         guard keys == statistics.keys else {
-            Output.error("error: the index counts \(statistics.keys) keys but \(keys) were read")
+            Output.error("error: the index counts \(Format.counted(statistics.keys, "key")) but \(keys) were read")
             throw ExitCode(ToolExit.failure)
         }
-        print("OK: \(statistics.segments) segments, \(statistics.records) records, \(keys) keys")
+        print("OK: \(Format.counted(statistics.segments, "segment", grouped: false)), \(Format.counted(statistics.records, "record", grouped: false)), \(Format.counted(keys, "key", grouped: false))")
         if deep { try verifyObjects(snapshot) }
     }
 
@@ -66,13 +66,15 @@ struct Verify: ParsableCommand {
         for note in report.notes { print("note: \(note)") }
         guard report.isClean else {
             for problem in report.problems { Output.error("problem: \(problem)") }
-            Output.error("corruption: \(report.problems.count) object-level problem(s) in \(path)")
+            Output.error("corruption: \(Format.counted(report.problems.count, "object-level problem")) in \(path)")
             throw ExitCode(ToolExit.corruption)
         }
         print("""
-            OK: objects: \(report.classesChecked) classes, \(report.objectsChecked) objects, \
-            \(report.linksChecked) links, \(report.backlinksChecked) backlinks, \
-            \(report.indexEntriesChecked) index entries
+            OK: objects: \(Format.counted(report.classesChecked, "class", plural: "classes", grouped: false)), \
+            \(Format.counted(report.objectsChecked, "object", grouped: false)), \
+            \(Format.counted(report.linksChecked, "link", grouped: false)), \
+            \(Format.counted(report.backlinksChecked, "backlink", grouped: false)), \
+            \(Format.counted(report.indexEntriesChecked, "index entry", plural: "index entries", grouped: false))
             """)
     }
 }

@@ -102,10 +102,11 @@ public final class Database {
         /// opened only with it: a wrong key, no key, a key for a database that is not encrypted,
         /// or a key that is not 64 bytes throws ``StrataError`` `.invalidKey` at open.
         public var encryptionKey: Data?
-        /// Storage-engine options for tests and tools: the file system (an in-memory or
-        /// fault-injecting one), the segment size, compression. Their `durability` is not used
+        /// Storage-engine options for tests (`@_spi(Testing)`) and the `strata` tool
+        /// (`@_spi(Tooling)`): the file system (an in-memory or fault-injecting one), the segment
+        /// size, compression. Their `durability` is not used
         /// (``durability`` is).
-        @_spi(Testing) public var storageOptions = Store.Options()
+        @_spi(Testing) @_spi(Tooling) public var storageOptions = Store.Options()
 
         /// Makes a configuration; without a directory, the database is
         /// ``defaultDirectory``.

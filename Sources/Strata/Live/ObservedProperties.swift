@@ -16,7 +16,8 @@ struct ObservedProperties {
     init(paths: [Path]) { self.paths = paths }
 
     /// - Throws: ``StrataError`` `.invalidArgument` for a first name the class has no property
-    ///   of. (A later name the linked class lacks reads as nothing: the link's class is known
+    ///   of, or a key path of more than `PredicateParser.maxKeyPathDepth` steps (following one
+    ///   recurses once per step). (A later name the linked class lacks reads as nothing: the link's class is known
     ///   only from what it links to.)
     init(keyPaths: [String]?, schema: ObjectSchema) throws {
         guard let keyPaths else {
@@ -26,6 +27,9 @@ struct ObservedProperties {
         var found: [Path] = []
         for keyPath in keyPaths {
             let names = keyPath.split(separator: ".").map(String.init)
+            guard names.count <= PredicateParser.maxKeyPathDepth + 1 else {
+                throw StrataError(.invalidArgument, "the key path '\(PredicateLexer.abbreviate(keyPath))' is \(names.count - 1) steps deep; a key path takes at most \(PredicateParser.maxKeyPathDepth) steps")
+            }
             guard let first = names.first, let index = schema.indexByName[first] else {
                 throw StrataError(.invalidArgument, "\(schema.className) has no property '\(names.first ?? "")' to observe (key path '\(keyPath)')")
             }

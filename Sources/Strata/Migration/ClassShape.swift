@@ -26,6 +26,13 @@ struct ClassShape {
 
     subscript(name: String) -> PropertyShape? { properties.first { $0.name == name } }
 
+    init(name: String, isEmbedded: Bool, properties: [PropertyShape], defaults: [FieldValue]) {
+        self.name = name
+        self.isEmbedded = isEmbedded
+        self.properties = properties
+        self.defaults = defaults
+    }
+
     /// The declared shape of `schema` (its stored properties).
     init(_ schema: ObjectSchema) {
         name = schema.className
@@ -38,14 +45,14 @@ struct ClassShape {
     }
 
     /// The stored shape of a catalog entry.
-    /// - Throws: ``StrataError`` `.corruption` when a property's stored type code is not one.
+    /// - Throws: ``StrataError`` `.corruption` when a property's stored type code is not one (or
+    ///   nests too deep).
     init(_ entry: Catalog.ClassEntry) throws {
         name = entry.name
         isEmbedded = entry.isEmbedded
         properties = try entry.properties.map { property in
-            guard let type = TypeDescriptor(storedCode: property.code) else {
-                throw StrataError(.corruption, "the schema catalog gives \(entry.name).\(property.name) the unknown type code '\(property.code)'")
-            }
+            let type = try TypeDescriptor.checked(
+                storedCode: property.code, of: "\(entry.name).\(property.name)", in: "the schema catalog", error: .corruption)
             return PropertyShape(name: property.name, type: type, isPrimaryKey: property.isPrimaryKey, isIndexed: property.isIndexed)
         }
         defaults = Array(repeating: .null, count: properties.count)

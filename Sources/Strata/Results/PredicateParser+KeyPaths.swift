@@ -11,6 +11,9 @@ extension PredicateParser.State {
         let shown = "'" + PredicateLexer.abbreviate(name) + "'"
         let origin = source.map { " (\($0))" } ?? ""
         var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count <= PredicateParser.maxKeyPathDepth + 1 else {
+            throw error("the key path \(shown)\(origin) is \(parts.count - 1) steps deep; a key path takes at most \(PredicateParser.maxKeyPathDepth) steps", at: token)
+        }
         if let first = parts.first, first.hasPrefix("$") {
             guard let variable, first == variable.name else {
                 throw error("unknown variable \(first) in \(shown)\(origin); a $ variable names the element of the SUBQUERY around it", at: token)

@@ -33,12 +33,16 @@ import StrataStorage
 /// ObjectId), and a comparison with the key path on the right is flipped.
 ///
 /// Not supported (each is a clear error): `MATCHES`, `SELF`, date literals. Nesting of
-/// parentheses, `NOT` and `SUBQUERY` is limited to ``maxDepth``, and AND/OR chains build
+/// parentheses, `NOT` and `SUBQUERY` is limited to ``maxDepth``, a key path to
+/// ``maxKeyPathDepth`` steps, and AND/OR chains build
 /// balanced trees, so no input can exhaust the stack; every failure is a thrown
 /// `StrataError(.invalidQuery)` naming the position.
 enum PredicateParser {
     /// The deepest nesting of parentheses and NOTs accepted.
     static let maxDepth = 100
+    /// The most steps a key path takes after its first part (`a.b.c` takes 2): as deep as
+    /// values nest in a record (`ObjectFormat.maxNesting`).
+    static let maxKeyPathDepth = ObjectFormat.maxNesting
 
     /// The query `format` describes for objects of `schema`, with `%@` and `%K` taking
     /// `arguments` in order.

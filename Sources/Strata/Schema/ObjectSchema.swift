@@ -77,30 +77,19 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
                 .invalidSchema,
                 "\(className).\(name): a \(fieldType) declared without @Persisted would not be stored; declare it `@Persisted var \(name): \(fieldType)`")
         }
-        var properties: [PropertySchema] = []
-        var primaryKeyIndex: Int?
-        for (index, field) in found.enumerated() {
+        let properties = found.enumerated().map { index, field in
             let options = field.accessor.options(of: prototype)
             var descriptor = field.descriptor
             if case .linkingObjects(let origin, _) = descriptor.type {
                 let name = field.accessor.linkingPropertyName(of: prototype) ?? ""
                 descriptor = TypeDescriptor(.linkingObjects(className: origin, property: name))
             }
-            if options.primaryKey {
-                if let existing = primaryKeyIndex {
-                    throw StrataError(
-                        .invalidSchema,
-                        "\(className): properties '\(found[existing].name)' and '\(field.name)' are both marked primaryKey; a class has at most one")
-                }
-                if isEmbedded {
-                    throw StrataError(.invalidSchema, "\(className).\(field.name): an EmbeddedObject cannot have a primary key")
-                }
-                primaryKeyIndex = index
-            }
-            properties.append(PropertySchema(
+            return PropertySchema(
                 name: field.name, index: index, type: descriptor, isPrimaryKey: options.primaryKey,
-                isIndexed: options.indexed || options.primaryKey, accessor: field.accessor))
+                isIndexed: options.indexed || options.primaryKey, accessor: field.accessor)
         }
+        try SchemaRules.check(ClassShape(name: className, isEmbedded: isEmbedded, declaring: properties))
+        let primaryKeyIndex = properties.firstIndex(where: \.isPrimaryKey)
         self.properties = properties
         self.primaryKeyIndex = primaryKeyIndex
         indexedProperties = properties.filter { $0.isIndexed && !$0.isPrimaryKey }

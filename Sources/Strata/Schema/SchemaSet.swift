@@ -43,59 +43,27 @@ final class SchemaSet: @unchecked Sendable {
         }
     }
 
+    /// Checks the links between the classes (`SchemaRules.checkLinks`), then points each
+    /// property that holds embedded objects at their schema and each `LinkingObjects` at its origin.
     private func validateLinks() throws {
+        try SchemaRules.checkLinks(among: all.map(ClassShape.declared(by:)))
         for schema in all {
             for property in schema.properties {
-                let name = "\(schema.className).\(property.name)"
                 switch property.type.type {
                 case .object(let target):
-                    let targetSchema = try registered(target, from: name)
-                    if !property.type.isOptional {
-                        throw StrataError(.invalidSchema, "\(name): a link to \(target) must be optional (declare it `\(target)?`)")
-                    }
-                    if targetSchema.isEmbedded { property.embeddedSchema = targetSchema }
+                    if let targetSchema = byName[target], targetSchema.isEmbedded { property.embeddedSchema = targetSchema }
                 case .list(let element), .set(let element), .map(let element):
-                    guard case .object(let target) = element.type else { break }
-                    let targetSchema = try registered(target, from: name)
-                    if targetSchema.isEmbedded {
-                        guard case .list = property.type.type else {
-                            throw StrataError(.invalidSchema, "\(name): embedded objects can be held by a to-one property or a List, not by a MutableSet or Map")
-                        }
+                    if case .object(let target) = element.type, let targetSchema = byName[target], targetSchema.isEmbedded {
                         property.embeddedSchema = targetSchema
                     }
                 case .linkingObjects(let origin, let originProperty):
-                    let originSchema = try registered(origin, from: name)
-                    guard let linking = originSchema[originProperty] else {
-                        throw StrataError(.invalidSchema, "\(name): LinkingObjects names \(origin).\(originProperty), which does not exist")
+                    if let originSchema = byName[origin], let linking = originSchema[originProperty] {
+                        property.linkingOrigin = .init(schema: originSchema, property: linking)
                     }
-                    guard Self.linkTarget(of: linking.type) == schema.className else {
-                        throw StrataError(
-                            .invalidSchema,
-                            "\(name): LinkingObjects names \(origin).\(originProperty), which does not link to \(schema.className)")
-                    }
-                    property.linkingOrigin = .init(schema: originSchema, property: linking)
                 default:
                     break
                 }
             }
-        }
-    }
-
-    private func registered(_ className: String, from property: String) throws -> ObjectSchema {
-        guard let schema = byName[className] else {
-            throw StrataError(.invalidSchema, "\(property) links to \(className), which is not one of the database's objectTypes")
-        }
-        return schema
-    }
-
-    /// The class a link property points at, for a to-one link or a list or set of links.
-    private static func linkTarget(of descriptor: TypeDescriptor) -> String? {
-        switch descriptor.type {
-        case .object(let target): return target
-        case .list(let element), .set(let element):
-            if case .object(let target) = element.type { return target }
-            return nil
-        default: return nil
         }
     }
 

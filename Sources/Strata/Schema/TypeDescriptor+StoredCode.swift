@@ -40,62 +40,125 @@ extension TypeDescriptor {
 
     /// The stored code of a type written in a catalog made before codes were stored, where each
     /// property's type was its `description` (`Int`, `Dog?`, `List<String>`, `Map<String, Int?>`).
+    /// Iterative: a description read from stored bytes may nest any number of levels (the code
+    /// it gives is refused by ``init(storedCode:)`` when it nests too deep).
     static func storedCode(fromDescription description: String) -> String {
-        var text = Substring(description)
-        let optional = text.hasSuffix("?")
-        if optional { text = text.dropLast() }
-        let base: String
-        if let element = text.unwrapped(prefix: "List<") {
-            base = "list<\(storedCode(fromDescription: String(element)))>"
-        } else if let element = text.unwrapped(prefix: "MutableSet<") {
-            base = "set<\(storedCode(fromDescription: String(element)))>"
-        } else if let value = text.unwrapped(prefix: "Map<String, ") {
-            base = "map<\(storedCode(fromDescription: String(value)))>"
-        } else {
-            let scalars = [
-                "Bool": "bool", "Int": "int", "Int8": "int8", "Int16": "int16", "Int32": "int32",
-                "Int64": "int64", "Float": "float", "Double": "double", "String": "string", "Data": "data",
-                "Date": "date", "Decimal128": "decimal128", "UUID": "uuid", "ObjectId": "objectId",
-                "AnyValue": "mixed",
-            ]
-            base = scalars[String(text)] ?? "object:\(text)"
+        var text = TypeText(description)
+        var wrappers: [(open: String, optional: Bool)] = []
+        let containers = [("List<", "list<"), ("MutableSet<", "set<"), ("Map<String, ", "map<")]
+        while true {
+            let optional = text.dropOptional()
+            guard let open = containers.first(where: { text.unwrap($0.0) })?.1 else {
+                let scalars = [
+                    "Bool": "bool", "Int": "int", "Int8": "int8", "Int16": "int16", "Int32": "int32",
+                    "Int64": "int64", "Float": "float", "Double": "double", "String": "string", "Data": "data",
+                    "Date": "date", "Decimal128": "decimal128", "UUID": "uuid", "ObjectId": "objectId",
+                    "AnyValue": "mixed",
+                ]
+                let base = (scalars[text.string] ?? "object:\(text.string)") + (optional ? "?" : "")
+                return wrappers.map(\.open).joined() + base + wrappers.reversed().map { ">" + ($0.optional ? "?" : "") }.joined()
+            }
+            wrappers.append((open, optional))
         }
-        return optional ? base + "?" : base
     }
 }
 
-extension Substring {
-    /// What is between `prefix` and a closing `>` that ends the text, or nil.
-    fileprivate func unwrapped(prefix: String) -> Substring? {
-        guard hasPrefix(prefix), hasSuffix(">") else { return nil }
-        return dropFirst(prefix.count).dropLast()
+/// A type code's or description's UTF-8 bytes, narrowed from both ends in O(1) a step (so a
+/// text nested n levels is read in O(n)).
+private struct TypeText {
+    private let bytes: [UInt8]
+    private var lower = 0
+    private var upper: Int
+
+    init(_ text: String) {
+        bytes = Array(text.utf8)
+        upper = bytes.count
+    }
+
+    /// The text between the ends.
+    var string: String { String(decoding: bytes[lower..<upper], as: UTF8.self) }
+
+    /// Drops a trailing `?`; returns whether there was one.
+    mutating func dropOptional() -> Bool {
+        guard upper > lower, bytes[upper - 1] == UInt8(ascii: "?") else { return false }
+        upper -= 1
+        return true
+    }
+
+    /// Drops `prefix` and a closing `>` that ends the text; returns whether both were there.
+    mutating func unwrap(_ prefix: String) -> Bool {
+        let count = prefix.utf8.count
+        guard upper - lower > count, bytes[upper - 1] == UInt8(ascii: ">"),
+              bytes[lower..<(lower + count)].elementsEqual(prefix.utf8) else { return false }
+        lower += count
+        upper -= 1
+        return true
     }
 }
 
 extension TypeDescriptor {
-    /// The type a stored code names (the grammar at the top of the file), or nil when the code
-    /// is not one: a catalog's code is stored bytes, so a damaged one is reported, not trusted.
+    /// Why a stored code names no type.
+    enum StoredCodeProblem: Error {
+        /// Not a code of the grammar at the top of the file.
+        case unknown
+        /// Lists, sets and maps nest deeper than `ObjectFormat.maxNesting` levels.
+        case tooDeep
+    }
+
+    /// The type a stored code names, or nil when the code is not one: a catalog's code is
+    /// stored bytes, so a damaged one is reported, not trusted.
     init?(storedCode code: String) {
-        var text = Substring(code)
-        let optional = text.hasSuffix("?")
-        if optional { text = text.dropLast() }
-        let scalars: [Substring: PropertyType] = [
+        guard case .success(let type) = Self.parse(storedCode: code) else { return nil }
+        self = type
+    }
+
+    /// The type `code` names, for the property `property` (`Class.name`), introduced in
+    /// messages by `source` (such as "the schema catalog gives").
+    /// - Throws: ``StrataError`` of kind `error` naming the property and, abbreviated, the code.
+    static func checked(storedCode code: String, of property: String, in source: String, error: StrataError.Code) throws -> TypeDescriptor {
+        switch parse(storedCode: code) {
+        case .success(let type):
+            return type
+        case .failure(.unknown):
+            throw StrataError(error, "\(source) gives \(property) the unknown type code '\(PredicateLexer.abbreviate(code))'")
+        case .failure(.tooDeep):
+            throw StrataError(error, "\(source) gives \(property) a type that nests lists, sets and maps more than \(ObjectFormat.maxNesting) levels deep ('\(PredicateLexer.abbreviate(code))')")
+        }
+    }
+
+    /// The type a stored code names (the grammar at the top of the file), or why there is none.
+    /// Iterative, and refuses more than `ObjectFormat.maxNesting` nested containers (the most a
+    /// record holds), so no code can exhaust the stack here or in the recursive walks of the
+    /// type (`storedCode`, `description`) after it.
+    /// - Complexity: O(n) in the length of the code.
+    static func parse(storedCode code: String) -> Result<TypeDescriptor, StoredCodeProblem> {
+        var text = TypeText(code)
+        var wrappers: [(container: (TypeDescriptor) -> PropertyType, optional: Bool)] = []
+        let containers: [(prefix: String, make: (TypeDescriptor) -> PropertyType)] = [
+            ("list<", { .list($0) }), ("set<", { .set($0) }), ("map<", { .map($0) }),
+        ]
+        while true {
+            let optional = text.dropOptional()
+            guard let container = containers.first(where: { text.unwrap($0.prefix) }) else {
+                guard let base = baseType(text.string) else { return .failure(.unknown) }
+                var type = TypeDescriptor(base, optional: optional)
+                for wrapper in wrappers.reversed() { type = TypeDescriptor(wrapper.container(type), optional: wrapper.optional) }
+                return .success(type)
+            }
+            guard wrappers.count < ObjectFormat.maxNesting else { return .failure(.tooDeep) }
+            wrappers.append((container.make, optional))
+        }
+    }
+
+    /// A scalar, `mixed` or `object:` code without its `?`.
+    private static func baseType(_ text: String) -> PropertyType? {
+        let scalars: [String: PropertyType] = [
             "bool": .bool, "int": .int, "int8": .int8, "int16": .int16, "int32": .int32, "int64": .int64,
             "float": .float, "double": .double, "string": .string, "data": .data, "date": .date,
             "decimal128": .decimal128, "uuid": .uuid, "objectId": .objectId, "mixed": .any,
         ]
-        if let scalar = scalars[text] {
-            self.init(scalar, optional: optional)
-        } else if text.hasPrefix("object:"), text.count > "object:".count {
-            self.init(.object(className: String(text.dropFirst("object:".count))), optional: optional)
-        } else if let element = text.unwrapped(prefix: "list<").flatMap({ TypeDescriptor(storedCode: String($0)) }) {
-            self.init(.list(element), optional: optional)
-        } else if let element = text.unwrapped(prefix: "set<").flatMap({ TypeDescriptor(storedCode: String($0)) }) {
-            self.init(.set(element), optional: optional)
-        } else if let value = text.unwrapped(prefix: "map<").flatMap({ TypeDescriptor(storedCode: String($0)) }) {
-            self.init(.map(value), optional: optional)
-        } else {
-            return nil
-        }
+        if let scalar = scalars[text] { return scalar }
+        guard text.hasPrefix("object:"), text.count > "object:".count else { return nil }
+        return .object(className: String(text.dropFirst("object:".count)))
     }
 }

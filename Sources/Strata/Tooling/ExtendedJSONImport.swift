@@ -19,11 +19,20 @@ import StrataStorage
 
     /// Starts an import into the store `snapshot` is of, with the classes of `definition`
     /// (``StoredSchema/definition()``'s shape).
-    /// - Throws: ``StrataError`` `.invalidValue` for a malformed definition, `.schemaMismatch`
-    ///   when it contradicts the stored schema, `.corruption` when the stored catalog is damaged.
+    /// - Throws: ``StrataError`` `.invalidValue` for a malformed definition, `.invalidSchema`
+    ///   for a class no model could declare (a `mixed` primary key, a list of lists, a set of
+    ///   embedded objects, a required link: the rules of `SchemaRules`), `.schemaMismatch` when
+    ///   it contradicts the stored schema, `.corruption` when the stored catalog is damaged.
     public init(definition: JSONValue, into snapshot: Snapshot) throws {
         self.snapshot = snapshot
         schema = try StoredSchema(catalog: StoredSchema.merging(definition, into: Catalog.load(from: snapshot)))
+    }
+
+    /// Checks `definition` alone, as an import into an empty database would: what an import
+    /// can check before it creates or opens anything.
+    /// - Throws: what ``init(definition:into:)`` throws for the definition.
+    public static func check(definition: JSONValue) throws {
+        _ = try StoredSchema(catalog: StoredSchema.merging(definition, into: Catalog()))
     }
 
     /// The number of objects added so far.

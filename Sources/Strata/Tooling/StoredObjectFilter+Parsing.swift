@@ -6,6 +6,8 @@ struct FilterParser {
     let tokens: [PredicateToken]
     let storedClass: StoredClass
     private var position = 0
+    /// The parentheses and NOTs open at the current token.
+    private var depth = 0
 
     init(tokens: [PredicateToken], storedClass: StoredClass) {
         self.tokens = tokens
@@ -37,25 +39,46 @@ struct FilterParser {
     }
 
     mutating func predicate() throws -> StoredObjectFilter.Node {
-        var node = try conjunction()
-        while take("OR", "||") { node = .or(node, try conjunction()) }
-        return node
+        var terms = [try conjunction()]
+        while take("OR", "||") { terms.append(try conjunction()) }
+        return terms.count == 1 ? terms[0] : .or(terms)
     }
 
     private mutating func conjunction() throws -> StoredObjectFilter.Node {
-        var node = try unary()
-        while take("AND", "&&") { node = .and(node, try unary()) }
-        return node
+        var terms = [try unary()]
+        while take("AND", "&&") { terms.append(try unary()) }
+        return terms.count == 1 ? terms[0] : .and(terms)
     }
 
+    /// NOTs and a parenthesized predicate or a comparison. NOTs are counted, not recursed into,
+    /// and parentheses nest at most `PredicateParser.maxDepth` levels (NOTs included), so no
+    /// predicate can exhaust the stack.
     private mutating func unary() throws -> StoredObjectFilter.Node {
-        if take("NOT", "!") { return .not(try unary()) }
-        if take("(") {
-            let inner = try predicate()
-            guard take(")") else { throw error("expected ')'") }
-            return inner
+        var negations = 0
+        while take("NOT", "!") {
+            try enter()
+            negations += 1
         }
-        return try comparison()
+        defer { depth -= negations }
+        let node: StoredObjectFilter.Node
+        if take("(") {
+            try enter()
+            node = try predicate()
+            depth -= 1
+            guard take(")") else { throw error("expected ')'") }
+        } else {
+            node = try comparison()
+        }
+        return negations % 2 == 1 ? .not(node) : node
+    }
+
+    /// Counts one level of nesting.
+    /// - Throws: ``StrataError`` `.invalidQuery` past `PredicateParser.maxDepth` levels.
+    private mutating func enter() throws {
+        depth += 1
+        guard depth <= PredicateParser.maxDepth else {
+            throw error("the predicate nests parentheses and NOTs deeper than \(PredicateParser.maxDepth) levels")
+        }
     }
 
     private mutating func comparison() throws -> StoredObjectFilter.Node {

@@ -6,7 +6,10 @@ import StrataStorage
 //
 //   predicate  := and (("OR" | "||") and)*
 //   and        := unary (("AND" | "&&") unary)*
-//   unary      := ("NOT" | "!") unary | "(" predicate ")" | comparison
+//   unary      := ("NOT" | "!")* ("(" predicate ")" | comparison)
+//
+// Parentheses and NOTs nest at most `PredicateParser.maxDepth` levels; AND and OR chains are
+// flat lists, so neither parsing nor evaluating recurses deeper than that.
 //   comparison := property operator literal
 //   operator   := "==" | "=" | "!=" | "<>" | "<" | "<=" | ">" | ">="
 //               | "BEGINSWITH" | "ENDSWITH" | "CONTAINS"          (String properties)
@@ -22,8 +25,10 @@ import StrataStorage
     indirect enum Node: Sendable {
         case comparison(propertyID: UInt32, empty: FieldValue, operator: String, literal: FieldValue)
         case not(Node)
-        case and(Node, Node)
-        case or(Node, Node)
+        /// Every term holds (a chain of ANDs, flat).
+        case and([Node])
+        /// Some term holds (a chain of ORs, flat).
+        case or([Node])
     }
 
     let root: Node
@@ -45,8 +50,8 @@ import StrataStorage
     private static func evaluate(_ node: Node, _ fields: [UInt32: FieldValue]) -> Bool {
         switch node {
         case .not(let inner): return !evaluate(inner, fields)
-        case .and(let left, let right): return evaluate(left, fields) && evaluate(right, fields)
-        case .or(let left, let right): return evaluate(left, fields) || evaluate(right, fields)
+        case .and(let terms): return terms.allSatisfy { evaluate($0, fields) }
+        case .or(let terms): return terms.contains { evaluate($0, fields) }
         case .comparison(let id, let empty, let op, let literal):
             return compare(fields[id] ?? empty, op, literal)
         }

@@ -30,8 +30,9 @@ extension StoredSchema {
     /// must be of the same kind and its properties of the same types; missing properties and
     /// classes are added. The classes of the definition lose their indexes' "complete" flags,
     /// since an import writes no index entries: the next open that declares an index rebuilds it.
-    /// - Throws: ``StrataError`` `.invalidValue` when the definition is malformed;
-    ///   `.schemaMismatch` when it contradicts the catalog.
+    /// - Throws: ``StrataError`` `.invalidValue` when the definition is malformed (a type code
+    ///   that is not one, or nests too deep); `.invalidSchema` when a class breaks a rule model
+    ///   classes follow (`SchemaRules`); `.schemaMismatch` when it contradicts the catalog.
     static func merging(_ definition: JSONValue, into catalog: Catalog) throws -> Catalog {
         guard case .array(let classes)? = definition["classes"] else {
             throw StrataError(.invalidValue, "the schema definition has no \"classes\" array")
@@ -52,23 +53,16 @@ extension StoredSchema {
             }
             merged.classes[merged.classes.firstIndex { $0.name == name } ?? 0] = entry
         }
-        try checkTargets(of: merged)
+        try checkRules(of: merged)
         return merged
     }
 
-    /// Refuses a link to a class the catalog does not hold, and a primary key on an embedded class.
-    private static func checkTargets(of catalog: Catalog) throws {
-        let names = Set(catalog.classes.map(\.name))
-        for entry in catalog.classes {
-            for property in entry.properties {
-                if let target = TypeDescriptor(storedCode: property.code)?.linkedClassName, !names.contains(target) {
-                    throw StrataError(.invalidValue, "\(entry.name).\(property.name) links to \(target), a class the schema does not have")
-                }
-                if entry.isEmbedded, property.isPrimaryKey {
-                    throw StrataError(.invalidValue, "\(entry.name) is embedded and cannot have a primary key")
-                }
-            }
-        }
+    /// Checks the merged classes against the rules model classes follow (`SchemaRules`), so
+    /// that an import stores nothing a model could not declare and a read could not decode.
+    private static func checkRules(of catalog: Catalog) throws {
+        let classes = try catalog.classes.map(ClassShape.init)
+        for type in classes { try SchemaRules.check(type) }
+        try SchemaRules.checkLinks(among: classes)
     }
 
     private static func string(_ json: JSONValue?, _ what: String) throws -> String {
@@ -97,9 +91,7 @@ extension Catalog {
 extension Catalog.ClassEntry {
     /// Adds the property, or checks the stored one matches; clears its index flag.
     fileprivate mutating func merge(name: String, code: String, isPrimaryKey: Bool, className: String, isStored: Bool) throws {
-        guard TypeDescriptor(storedCode: code) != nil else {
-            throw StrataError(.invalidValue, "\(className).\(name) has the unknown type '\(code)'")
-        }
+        _ = try TypeDescriptor.checked(storedCode: code, of: "\(className).\(name)", in: "the schema definition", error: .invalidValue)
         if let index = properties.firstIndex(where: { $0.name == name }) {
             guard properties[index].code == code, properties[index].isPrimaryKey == isPrimaryKey else {
                 throw StrataError(.schemaMismatch, "\(className).\(name) is stored as \(properties[index].code)\(properties[index].isPrimaryKey ? " (primary key)" : "") but imported as \(code)\(isPrimaryKey ? " (primary key)" : "")")

@@ -44,6 +44,9 @@ struct Recovery {
 
     /// How many times a read-only open starts over when the MANIFEST changed under it.
     static let readOnlyAttempts = 8
+    /// What a corruption error at open tells the reader to do: the command that copies what
+    /// precedes the damage into a new database, or the API's way of reading it.
+    static let salvageAdvice = "to keep what precedes the damage, copy it into a new database with `strata salvage PATH --out NEW` (or open the store read-only with salvage)"
 
     struct Result {
         var index = KeyIndex()
@@ -243,7 +246,7 @@ struct Recovery {
             + "the \(missing) bytes from \(size) on are missing"
         guard options.salvage else {
             throw StrataError.corrupt(
-                "\(problem); run `strata verify`, or open read-only with salvage to keep what precedes them",
+                "\(problem); \(Self.salvageAdvice)",
                 file: path, offset: size)
         }
         result.events.append(RecoveryEvent(
@@ -300,7 +303,7 @@ struct Recovery {
         }
         guard options.salvage else {
             throw StrataError.corrupt(
-                "\(damage.kind.message); run `strata verify`, or open read-only with salvage to keep what precedes it",
+                "\(damage.kind.message); \(Self.salvageAdvice)",
                 file: path, offset: damage.offset)
         }
         result.events.append(RecoveryEvent(
@@ -358,7 +361,7 @@ struct Recovery {
         }
         throw StrataError.corrupt(
             "\(damage.kind.message) in a compacted segment (synced before it was installed, so no crash explains it); "
-                + "run `strata verify`, or open read-only with salvage to keep what precedes it",
+                + "\(Self.salvageAdvice)",
             file: segment.path, offset: damage.offset)
     }
 

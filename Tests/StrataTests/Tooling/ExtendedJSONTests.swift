@@ -164,7 +164,7 @@ final class ExtendedJSONTests: DatabaseTestCase {
         XCTAssertEqual(importer.count, 0)
         let dangling = try JSONValue.parse(#"{"classes":[{"name":"A","isEmbedded":false,"properties":[{"name":"b","type":"object:B?"}]}]}"#, source: "schema")
         XCTAssertThrowsError(try ExtendedJSONImport(definition: dangling, into: snapshot)) {
-            XCTAssertEqual(($0 as? StrataError)?.code, .invalidValue)
+            XCTAssertEqual(($0 as? StrataError)?.code, .invalidSchema)
         }
     }
 }
