@@ -41,6 +41,8 @@ struct Recovery {
     /// Given to every SegmentFile; nil for read-only opens.
     let remover: SegmentRemover?
     var fileSystem: any FileSystem { options.fileSystem }
+    /// How far a read-only pass reads the newest log segment (Engine/FollowLimit.swift).
+    var followLimit = FollowLimit.none
 
     /// How many times a read-only open starts over when the MANIFEST changed under it.
     static let readOnlyAttempts = 8
@@ -76,9 +78,22 @@ struct Recovery {
         guard options.readOnly else { return try recover() }
         var attempt = 1
         while true {
+            // Read before the MANIFEST: a segment the limit names is listed in any MANIFEST
+            // read after it (Engine/FollowLimit.swift).
+            var pass = self
+            pass.followLimit = FollowLimit.read(in: directory, fileSystem: fileSystem)
             let manifest = try Manifest.read(in: directory, fileSystem: fileSystem)
             do {
-                return try recover(manifest: manifest)
+                let result = try pass.recover(manifest: manifest)
+                if pass.followLimit.isSameWriter(as: FollowLimit.read(in: directory, fileSystem: fileSystem)) {
+                    return result
+                }
+                guard attempt < Self.readOnlyAttempts else {
+                    throw StrataError(
+                        .io, "a writer started or stopped during each of \(attempt) reads of the log; try again",
+                        file: directory)
+                }
+                attempt += 1
             } catch {
                 // A writer that compacted meanwhile may have unlinked a segment `manifest`
                 // named: start over with the new MANIFEST.
@@ -141,7 +156,7 @@ struct Recovery {
                 message: "\(error.message); kept every segment before it, read nothing from it on"))
             return false
         }
-        let (segment, header, size) = opened
+        let (segment, header, fileSize) = opened
         if header.kind == .compacted {
             guard !isNewest else {
                 throw StrataError.corrupt(
@@ -153,9 +168,11 @@ struct Recovery {
                     "a compacted segment is listed after a log segment; compacted segments come first",
                     file: segment.path, offset: 24)
             }
-            return try scanCompactedSegment(segment, header: header, size: size, into: &result)
+            return try scanCompactedSegment(segment, header: header, size: fileSize, into: &result)
         }
         result.sawLogSegment = true
+        // A read-only pass reads the newest segment only as far as a running writer decided it.
+        let size = isNewest && options.readOnly ? followLimit.readableEnd(ofNewest: number, size: fileSize) : fileSize
         let hint = isNewest ? nil : usableHint(for: segment, header: header, size: size, into: &result)
         let scan = try hint.map { try applyHint($0, of: segment, into: &result) }
             ?? indexLogRecords(of: segment, seal: segment.seal, size: size, into: &result)

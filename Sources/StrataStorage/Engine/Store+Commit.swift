@@ -81,6 +81,8 @@ extension Store {
         let firstSequence = state.nextSequence
         encode(group, into: active, &state)
         if let failure = appendAndSync(group, to: active, at: base, &state) { return finish(failure) }
+        // Decided: followers may read it now. A failed publication only keeps them behind.
+        try? committedEnd?.publish(segment: active.number, end: state.offset)
         publish(group, in: active, at: base, &state)
         for (position, ticket) in group.enumerated() {
             ticket.result = .success(firstSequence + UInt64(position))

@@ -47,6 +47,8 @@ public final class Store: Sendable {
     private let directoryLock: (any FileLock)?
     /// Unlinks the files of segments that compaction replaced (nil when read-only).
     let remover: SegmentRemover?
+    /// Publishes where the decided log ends, for followers (nil when read-only).
+    let committedEnd: CommittedEndPublisher?
     let published: Locked<PublishedState>
     /// A copy of `published.sequence`, written (under the published lock) after each
     /// publication, so `sequence` — which the object layer reads on every property read to
@@ -146,6 +148,14 @@ public final class Store: Sendable {
             nextSegmentNumber: recovered.nextSegmentNumber, offset: recovered.activeEnd,
             syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))
         follow = Locked(FollowPosition(recovered))
+        if options.readOnly {
+            committedEnd = nil
+        } else {
+            // Before any group is written: followers read up to here, and no further.
+            let publisher = try CommittedEndPublisher(directory: directory, fileSystem: fileSystem)
+            try publisher.publish(segment: recovered.segmentOrder.last ?? 0, end: recovered.activeEnd)
+            committedEnd = publisher
+        }
         publishedSequence.store(recovered.lastSequence, ordering: .releasing)
         backgroundCompactor = options.readOnly || options.compaction == .manual ? nil : BackgroundCompactor()
         do {
