@@ -146,7 +146,8 @@ struct Recovery {
         let writable = isNewest && !options.readOnly
         let opened: (SegmentFile, SegmentHeader, Int)
         do {
-            opened = try openSegment(number, writable: writable, decidesKey: result.segmentOrder.isEmpty)
+            opened = try openSegment(
+                number, writable: writable, decidesKey: result.segmentOrder.isEmpty, acceptingTornSeal: isNewest)
         } catch let error as StrataError where error.code == .corruption && options.salvage {
             // A segment that is missing or whose header fails its checks: salvage keeps the
             // segments before it, as it keeps the records before damage inside one.
@@ -187,6 +188,9 @@ struct Recovery {
         if keepGoing, !isNewest {
             keepGoing = try checkSealedLength(header, size: size, path: segment.path, into: &result)
         }
+        if header.isTornSeal {
+            try acceptTornSeal(header, of: segment, scan: scan, writable: writable, into: &result)
+        }
         if scan.uncommittedRecords > 0 {
             result.events.append(RecoveryEvent(
                 kind: .uncommittedTransaction, file: segment.path, offset: scan.committedEnd,
@@ -211,7 +215,7 @@ struct Recovery {
     /// Opens a listed segment and checks its header: it exists, is under 4 GiB (record
     /// locations hold 32-bit offsets), names itself, and fits the key (see `keyedSeal`).
     private func openSegment(
-        _ number: UInt32, writable: Bool, decidesKey: Bool
+        _ number: UInt32, writable: Bool, decidesKey: Bool, acceptingTornSeal: Bool = false
     ) throws -> (SegmentFile, SegmentHeader, Int) {
         let path = joinPath(directory, SegmentFile.name(for: number))
         guard fileSystem.exists(path) else {
@@ -223,7 +227,7 @@ struct Recovery {
             throw StrataError.corrupt("segment of \(size) bytes is larger than 4 GiB", file: path, offset: Int(UInt32.max))
         }
         let header = try file.withBytes(at: 0, count: min(size, SegmentHeader.size)) {
-            try SegmentHeader.decode($0, file: path)
+            try SegmentHeader.decode($0, file: path, acceptingTornSeal: acceptingTornSeal)
         }
         guard header.segmentNumber == number else {
             throw StrataError.corrupt(

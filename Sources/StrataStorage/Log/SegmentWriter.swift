@@ -43,8 +43,9 @@ enum SegmentWriter {
     /// segment if it is ever shorter. The header is overwritten in place: it lies inside the
     /// file's first 512-byte sector, whose writes are taken to be atomic (PostgreSQL keeps
     /// `pg_control` under 512 bytes on the same assumption), so a crash leaves the old header or
-    /// the new one, and both are valid. REQUIRES: `length` is the file's size and nothing writes
-    /// to the segment meanwhile.
+    /// the new one, and both are valid. Where that does not hold, recovery accepts the torn
+    /// header of the newest segment (Engine/Recovery+TornSeal.swift). REQUIRES: `length` is the
+    /// file's size and nothing writes to the segment meanwhile.
     /// - Throws: ``StrataError`` `.io` when the write or the sync fails.
     static func seal(_ segment: SegmentFile, atLength length: Int) throws {
         var header = SegmentHeader(segmentNumber: segment.number, kind: segment.kind, seal: segment.seal)
