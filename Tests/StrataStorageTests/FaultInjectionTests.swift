@@ -79,7 +79,7 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertEqual(reopened.recoveryEvents, [])
     }
 
-    func testPersistentNoSpaceDuringRollIsStickyAndLosesNothing() throws {
+    func testPersistentNoSpaceDuringRollLosesNothing() throws {
         let memory = MemoryFileSystem()
         let faulty = FaultInjectingFileSystem(wrapping: memory)
         let store = try openStore(faulty, segmentSize: 4096)

@@ -15,4 +15,5 @@ extension ForwardingFileSystem {
     func rename(_ source: String, to destination: String) throws { try forwardedTo.rename(source, to: destination) }
     func syncDirectory(_ path: String) throws { try forwardedTo.syncDirectory(path) }
     func lock(_ path: String) throws -> any FileLock { try forwardedTo.lock(path) }
+    func isLockHeld(_ path: String) -> Bool { forwardedTo.isLockHeld(path) }
 }

@@ -1,7 +1,8 @@
 // A standalone driver of the storage workloads, for profilers (perf, valgrind) and for
 // measurements outside the benchmark harness (which preloads malloc and runtime interposers).
 //
-//   StorageProfile <put-none|put-none-hints|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|all> [records]
+//   StorageProfile <put-none|put-none-hints|put-none-single|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|all> [records]
+//   (put-none-single: one put per commit, so per-commit costs are not shared by a batch)
 //   (reopen-hints-scattered: the keys written in no order, so each hint is merged into the index)
 //   StorageProfile background [megabytes]   (BackgroundCompaction.swift)
 //
@@ -36,6 +37,23 @@ func runPut(_ durability: Durability, label: String, hints: Bool = false) throws
     let time = try seconds { try Workloads.put(count: count, into: store, durability: durability) }
     try store.close()
     print("put .\(label): \(count) records in \(String(format: "%.3f", time)) s = \(format(Double(count) / time)) puts/s")
+}
+
+/// `count` commits of one put each, `.none` durability: what a commit costs beyond its records.
+func runPutSingles() throws {
+    let directory = Workloads.makeScratchDirectory("profile-put-single")
+    defer { Workloads.removeScratchDirectory(directory) }
+    let store = try Store(directory: directory, options: Workloads.options(durability: .none))
+    let value = [UInt8](repeating: 0xA5, count: 100)
+    let time = try seconds {
+        for key in 0..<count {
+            var batch = WriteBatch()
+            batch.put(value, forKey: StorageKey(UInt64(key)), in: Keyspace(1))
+            try store.commit(batch, durability: .none)
+        }
+    }
+    try store.close()
+    print("put .none, one per commit: \(count) commits in \(String(format: "%.3f", time)) s = \(format(Double(count) / time)) commits/s")
 }
 
 func withStore(scattered: Bool = false, _ body: (String) throws -> Void) throws {
@@ -121,6 +139,7 @@ switch mode {
 case "put-none": try runPut(.none, label: "none")
 case "put-none-hints": try runPut(.none, label: "none, openWithHints", hints: true)
 case "put-full": try runPut(.full, label: "full")
+case "put-none-single": try runPutSingles()
 case "get": try runGet()
 case "reopen": try runReopen()
 case "reopen-hints": try runReopenWithHints()
@@ -136,6 +155,6 @@ case "all":
     try runGet()
     try runReopen()
 default:
-    print("usage: StorageProfile <put-none|put-none-hints|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|background|all> [records]")
+    print("usage: StorageProfile <put-none|put-none-hints|put-none-single|put-full|get|reopen|reopen-hints|reopen-hints-scattered|memory|encryption|background|all> [records]")
     exit(2)
 }

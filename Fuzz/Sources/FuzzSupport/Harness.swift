@@ -260,6 +260,9 @@ public struct Fixtures: Sendable {
     public var rolledSegment2: [UInt8]
     /// 000001.hint of the rolled store: the hint its roll wrote for segment 1.
     public var rolledHint1: [UInt8]
+    /// The one value the rolled store's workload ever wrote to each of its keys (deleted ones
+    /// too): each key is written once, and no two keys share a value.
+    public var rolledValues: [Entry: [UInt8]]
 
     public static let shared: Fixtures = {
         do { return try Fixtures() } catch { fatalError("fuzz fixtures: \(error)") }
@@ -277,14 +280,20 @@ public struct Fixtures: Sendable {
         var rolledOptions = fuzzOptions(.readWrite, fileSystem: rolled)
         rolledOptions.openWithHints = true
         let store = try Store(directory: fuzzDirectory, options: rolledOptions)
+        var written: [Entry: [UInt8]] = [:]
         for round in 0..<4 {
             var batch = WriteBatch()
-            batch.put(Array(repeating: UInt8(0x61 + round), count: 1220), forKey: StorageKey(UInt64(round)), in: Keyspace(1))
-            batch.put(Array("small \(round)".utf8), forKey: StorageKey("k\(round)"), in: Keyspace(2))
+            let large = Array(repeating: UInt8(0x61 + round), count: 1220)
+            let small = Array("small \(round)".utf8)
+            batch.put(large, forKey: StorageKey(UInt64(round)), in: Keyspace(1))
+            batch.put(small, forKey: StorageKey("k\(round)"), in: Keyspace(2))
+            written[Entry(Keyspace(1), StorageKey(UInt64(round)))] = large
+            written[Entry(Keyspace(2), StorageKey("k\(round)"))] = small
             if round > 0 { batch.delete(StorageKey("k\(round - 1)"), in: Keyspace(2)) }
             try store.commit(batch)
         }
         defer { try? store.close() }
+        rolledValues = written
         rolledManifest = rolled.contents(of: FuzzPath.manifest)!
         rolledSegment1 = rolled.contents(of: FuzzPath.segment(1))!
         rolledSegment2 = rolled.contents(of: FuzzPath.segment(2)) ?? []

@@ -16,6 +16,9 @@
 // the hint's checksum does not hold, the hint is ignored, so both opens recover exactly what
 // the store holds without a hint (a hint whose checksum holds is trusted as Bitcask trusts
 // one: a lying one may point at the wrong bytes, which the record checksums then refuse).
+// Whatever the hint says, a read never gives a key a value the workload did not write to that
+// key: a hint entry pointing at another key's record is `.corruption` (every read compares the
+// record's key with the one asked for); each fixture key was written once, with its own value.
 //
 // Seeds: Corpus/HintFuzzer, written by Tools/MakeSeeds.
 
@@ -46,6 +49,7 @@ public func runHintInput(_ input: [UInt8]) -> CInt {
         let store = openWithHints(mode, fileSystem(with: files), "hinted \(mode.rawValue)")
         let contents = store.map { readEverything($0, "hinted \(mode.rawValue)") }
         try? store?.close()
+        checkNoValueOfAnotherKey(contents ?? [:], written: fixtures.rolledValues, "hinted \(mode.rawValue)")
         guard !checksumHolds else { continue }
         let plain = open(mode, fileSystem(with: base), "plain \(mode.rawValue)")
         let expected = plain.map { readEverything($0, "plain \(mode.rawValue)") }
@@ -55,6 +59,17 @@ public func runHintInput(_ input: [UInt8]) -> CInt {
         }
     }
     return 0
+}
+
+/// Traps when a read gave a key a value the workload never wrote to it (`written`: the one
+/// value each key was given; reads of keys it never wrote must throw).
+func checkNoValueOfAnotherKey(_ contents: [Entry: ReadOutcome], written: [Entry: [UInt8]], _ context: String) {
+    for (entry, outcome) in contents {
+        guard case .value(let value) = outcome else { continue }
+        guard written[entry] == value else {
+            fatalError("\(context): \(entry) read a value the workload never wrote to it (another key's record)")
+        }
+    }
 }
 
 /// Opens the harness store as `open` does, with `openWithHints`.

@@ -13,7 +13,7 @@ import Glibc
 /// writing, removed), and after each second without an event compares the files' stamp (below)
 /// as a safety net. Where inotify cannot be had, or on another file system (the in-memory one
 /// of the tests), it compares the stamp every ``pollInterval``: each file's name and size, and
-/// the MANIFEST's bytes. Either
+/// the bytes of the MANIFEST and of COMMITTED. Either
 /// way it calls `onChange` once when it starts (whatever changed before is caught up too), then
 /// once per batch of changes it sees; `onChange` runs on the watcher's thread, one call at a
 /// time.
@@ -171,11 +171,12 @@ private final class WatchLoop: Sendable {
     }
 }
 
-/// What the polling fallback compares: each file's name and size, and the MANIFEST's bytes (a
-/// compaction may install a MANIFEST of the same size).
+/// What the polling fallback compares: each file's name and size, and the bytes of the MANIFEST
+/// (a compaction may install one of the same size) and of COMMITTED (the writer rewrites it in
+/// place after each commit, once the segment has grown: a follower reads up to what it names).
 private struct DirectoryStamp: Equatable {
     var sizes: [String: Int] = [:]
-    var manifest: [UInt8] = []
+    var contents: [String: [UInt8]] = [:]
 
     init(directory: String, fileSystem: any FileSystem) {
         guard let names = try? fileSystem.contentsOfDirectory(directory) else { return }
@@ -183,7 +184,7 @@ private struct DirectoryStamp: Equatable {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             guard let file = try? fileSystem.open(path, mode: .readOnly) else { continue }
             sizes[name] = (try? file.size()) ?? -1
-            if name == "MANIFEST" { manifest = (try? file.readAll()) ?? [] }
+            if name == "MANIFEST" || name == "COMMITTED" { contents[name] = (try? file.readAll()) ?? [] }
             try? file.close()
         }
     }

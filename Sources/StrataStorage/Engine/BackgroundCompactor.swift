@@ -15,13 +15,12 @@ import Darwin
 // A thread, not a Task: compaction is blocking file I/O under the engine's pthread locks
 // (docs/design.md, "Locks"), which must not occupy the cooperative pool's few threads.
 //
-// The thread does not own its store (an unretained reference): dropping the last reference
-// runs the store's `deinit` on the dropping thread, which stops the compactor and joins it
-// (waiting for at most one slice of a copy, or the rest of an install) before the store's
-// fields go. A run starts only while `stopping` is false, checked under `lock`, and holds a
-// strong reference to the store until it returns: should the last outside reference go during
-// the run, `deinit` runs on this thread once the run is over (never in the middle of it, which
-// would free the store under the run), and its `stop()` then detaches the thread, which ends.
+// The thread owns the compactor's view of its store (`Store.init(sharingStateOf:)`: the same
+// state, without the directory lock or the compactor), never the `Store` its opener holds.
+// So dropping the last reference to that one runs its `deinit` at once, on the dropping thread,
+// even during a run: `deinit` stops the compactor and joins it (waiting for at most one batch of
+// a copy, or the rest of an install) and only then releases `LOCK`. The run uses only the view,
+// which the thread holds until it ends, so nothing it uses is freed under it.
 //
 // Thread-safe: every field is guarded by `lock`, which is a leaf (never held while taking
 // another lock, nor while compacting). Statuses are yielded to the update streams under it,
@@ -29,8 +28,6 @@ import Darwin
 
 final class BackgroundCompactor: @unchecked Sendable {
     private let lock = ConditionLock()
-    /// Unretained: see the top of the file. Set once, before the thread starts.
-    private var store: Unmanaged<Store>?
     private var thread: pthread_t?
     /// A run was asked for and has not started.
     private var pending = false
@@ -49,16 +46,15 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// The longest a pacer call waits for queued commits before copying the next slice.
     static let longestYield: Duration = .milliseconds(20)
 
-    /// Starts the thread for `store`; it waits for the first `request()`. (No run at open: a
-    /// store opened and dropped at once must release its `LOCK` on the dropping thread, and
-    /// the open-time decision is the object layer's `shouldCompactOnLaunch`.)
+    /// Starts the thread for `view`, the compactor's view of a store (see the top of the file),
+    /// which the thread holds until it ends; it waits for the first `request()`. (No run at
+    /// open: the open-time decision is the object layer's `shouldCompactOnLaunch`.)
     /// - Throws: ``StrataError`` `.io` when the thread cannot be created.
-    func start(for store: Store) throws {
-        lock.withLock { self.store = Unmanaged.passUnretained(store) }
+    func start(for view: Store) throws {
         let thread: pthread_t
         do {
-            // The thread holds the compactor until its loop returns.
-            thread = try NativeThread.start(for: "the background compactor", detached: false) { [self] in loop() }
+            // The thread holds the compactor and the view until its loop returns.
+            thread = try NativeThread.start(for: "the background compactor", detached: false) { [self] in loop(view) }
         } catch {
             lock.withLock { exited = true }
             throw error
@@ -75,10 +71,10 @@ final class BackgroundCompactor: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread: a running compaction stops at its next slice (leaving the store as it
+    /// Stops the thread: a running compaction stops at its next batch (leaving the store as it
     /// was) or, past its copy, finishes its install; then the thread ends. Returns once it has
-    /// ended, except when called on the compactor's own thread (from the store's `deinit`):
-    /// the thread is then detached and ends as this call's caller returns.
+    /// ended, except when called on the compactor's own thread (a failure handler that closes
+    /// the store): the thread is then detached and ends as this call's caller returns.
     func stop() {
         lock.lock()
         stopping = true
@@ -139,9 +135,9 @@ final class BackgroundCompactor: @unchecked Sendable {
     /// The name of the compactor's thread (in /proc/self/task/*/comm).
     static let threadName = "strata.compact"
 
-    private func loop() {
+    private func loop(_ view: Store) {
         nameCurrentThread(Self.threadName)
-        while runOnce() {
+        while runOnce(view) {
             lock.withLock {
                 busy = false
                 lock.broadcast()
@@ -153,26 +149,21 @@ final class BackgroundCompactor: @unchecked Sendable {
         }
     }
 
-    /// Waits for a request and runs it; false when stopping.
-    private func runOnce() -> Bool {
-        guard let store = nextRun() else { return false }
-        // A strong reference for the run: without it, the run's own references (closures it
-        // makes and drops) could be the store's last ones, and the store's `deinit` would free
-        // it on this thread in the middle of the run. Now the last one goes here, after the run,
-        // and `deinit` (its `stop()` detaches this thread) runs then.
-        let running = store.takeUnretainedValue()
-        running.runBackgroundCompaction(self)
+    /// Waits for a request and runs it on `view`; false when stopping.
+    private func runOnce(_ view: Store) -> Bool {
+        guard nextRun() else { return false }
+        view.runBackgroundCompaction(self)
         return true
     }
 
-    /// Waits for a request; returns the store to run for, or nil when stopping.
-    private func nextRun() -> Unmanaged<Store>? {
+    /// Waits for a request; returns whether to run (false when stopping).
+    private func nextRun() -> Bool {
         lock.withLock {
             while !pending && !stopping { lock.wait() }
-            guard !stopping, let store else { return nil }
+            guard !stopping else { return false }
             pending = false
             busy = true
-            return store
+            return true
         }
     }
 

@@ -348,8 +348,7 @@ extension Store {
             guard record.kind == .put, record.length == count else {
                 throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: offset)
             }
-            let sameKey = record.keyspace == keyspace && key.withUnsafeBytes { record.keyBytes.elementsEqual($0) }
-            guard sameKey else {
+            guard record.isRecord(of: key, in: keyspace) else {
                 throw StrataError.corrupt("index entry for \(key) points at another key's record", file: segment.path, offset: offset)
             }
             return record

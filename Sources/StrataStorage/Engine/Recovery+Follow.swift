@@ -47,7 +47,9 @@ extension Recovery {
             throw StrataError(.corruption, "the newest segment \(number) is not open", file: directory)
         }
         let base = result.activeEnd
-        let size = try segment.file.size()
+        let fileSize = try segment.file.size()
+        // Still newest: only as far as a running writer decided it (Engine/FollowLimit.swift).
+        let size = isStillNewest ? followLimit.readableEnd(ofNewest: number, size: fileSize) : fileSize
         guard size >= base else {
             throw StrataError.corrupt(
                 "the segment is \(size) bytes long, shorter than the \(base) bytes already read", file: segment.path,

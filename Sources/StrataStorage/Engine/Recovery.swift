@@ -41,6 +41,8 @@ struct Recovery {
     /// Given to every SegmentFile; nil for read-only opens.
     let remover: SegmentRemover?
     var fileSystem: any FileSystem { options.fileSystem }
+    /// How far a read-only pass reads the newest log segment (Engine/FollowLimit.swift).
+    var followLimit = FollowLimit.none
 
     /// How many times a read-only open starts over when the MANIFEST changed under it.
     static let readOnlyAttempts = 8
@@ -79,9 +81,22 @@ struct Recovery {
         guard options.readOnly else { return try recover() }
         var attempt = 1
         while true {
+            // Read before the MANIFEST: a segment the limit names is listed in any MANIFEST
+            // read after it (Engine/FollowLimit.swift).
+            var pass = self
+            pass.followLimit = FollowLimit.read(in: directory, fileSystem: fileSystem)
             let manifest = try Manifest.read(in: directory, fileSystem: fileSystem)
             do {
-                return try recover(manifest: manifest)
+                let result = try pass.recover(manifest: manifest)
+                if pass.followLimit.isSameWriter(as: FollowLimit.read(in: directory, fileSystem: fileSystem)) {
+                    return result
+                }
+                guard attempt < Self.readOnlyAttempts else {
+                    throw StrataError(
+                        .io, "a writer started or stopped during each of \(attempt) reads of the log; try again",
+                        file: directory)
+                }
+                attempt += 1
             } catch {
                 // A writer that compacted meanwhile may have unlinked a segment `manifest`
                 // named: start over with the new MANIFEST.
@@ -134,7 +149,8 @@ struct Recovery {
         let writable = isNewest && !options.readOnly
         let opened: (SegmentFile, SegmentHeader, Int)
         do {
-            opened = try openSegment(number, writable: writable, decidesKey: result.segmentOrder.isEmpty)
+            opened = try openSegment(
+                number, writable: writable, decidesKey: result.segmentOrder.isEmpty, acceptingTornSeal: isNewest)
         } catch let error as StrataError where error.code == .corruption && options.salvage {
             // A segment that is missing or whose header fails its checks: salvage keeps the
             // segments before it, as it keeps the records before damage inside one.
@@ -144,7 +160,7 @@ struct Recovery {
                 message: "\(error.message); kept every segment before it, read nothing from it on"))
             return false
         }
-        let (segment, header, size) = opened
+        let (segment, header, fileSize) = opened
         if header.kind == .compacted {
             guard !isNewest else {
                 throw StrataError.corrupt(
@@ -156,9 +172,11 @@ struct Recovery {
                     "a compacted segment is listed after a log segment; compacted segments come first",
                     file: segment.path, offset: 24)
             }
-            return try scanCompactedSegment(segment, header: header, size: size, into: &result)
+            return try scanCompactedSegment(segment, header: header, size: fileSize, into: &result)
         }
         result.sawLogSegment = true
+        // A read-only pass reads the newest segment only as far as a running writer decided it.
+        let size = isNewest && options.readOnly ? followLimit.readableEnd(ofNewest: number, size: fileSize) : fileSize
         let hint = isNewest ? nil : usableHint(for: segment, header: header, size: size, into: &result)
         let scan = try hint.map { try applyHint($0, of: segment, into: &result) }
             ?? indexLogRecords(of: segment, seal: segment.seal, size: size, into: &result)
@@ -172,6 +190,9 @@ struct Recovery {
         }
         if keepGoing, !isNewest {
             keepGoing = try checkSealedLength(header, size: size, path: segment.path, into: &result)
+        }
+        if header.isTornSeal {
+            try acceptTornSeal(header, of: segment, scan: scan, writable: writable, into: &result)
         }
         if scan.uncommittedRecords > 0 {
             result.events.append(RecoveryEvent(
@@ -197,7 +218,7 @@ struct Recovery {
     /// Opens a listed segment and checks its header: it exists, is under 4 GiB (record
     /// locations hold 32-bit offsets), names itself, and fits the key (see `keyedSeal`).
     private func openSegment(
-        _ number: UInt32, writable: Bool, decidesKey: Bool
+        _ number: UInt32, writable: Bool, decidesKey: Bool, acceptingTornSeal: Bool = false
     ) throws -> (SegmentFile, SegmentHeader, Int) {
         let path = joinPath(directory, SegmentFile.name(for: number))
         guard fileSystem.exists(path) else {
@@ -209,7 +230,7 @@ struct Recovery {
             throw StrataError.corrupt("segment of \(size) bytes is larger than 4 GiB", file: path, offset: Int(UInt32.max))
         }
         let header = try file.withBytes(at: 0, count: min(size, SegmentHeader.size)) {
-            try SegmentHeader.decode($0, file: path)
+            try SegmentHeader.decode($0, file: path, acceptingTornSeal: acceptingTornSeal)
         }
         guard header.segmentNumber == number else {
             throw StrataError.corrupt(

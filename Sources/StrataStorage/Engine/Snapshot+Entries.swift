@@ -5,6 +5,8 @@ extension Snapshot {
     public struct Entry: Sendable {
         /// The key.
         public let key: StorageKey
+        /// The keyspace the key is in.
+        let keyspace: Keyspace
         /// Where the key's record is.
         let location: RecordLocation
     }
@@ -15,9 +17,11 @@ extension Snapshot {
     /// A value that shares the snapshot's index; `Sendable`.
     public struct Entries: Sequence, Sendable {
         let keys: KeyIndex.Keys
+        /// The keyspace the entries are in.
+        let keyspace: Keyspace
 
         /// No entries.
-        public static let empty = Entries(keys: KeyTree())
+        public static let empty = Entries(keys: KeyTree(), keyspace: Keyspace(0))
 
         /// The number of entries.
         /// - Complexity: O(1).
@@ -30,7 +34,7 @@ extension Snapshot {
         /// The entry of `key`, or nil when the keyspace does not hold it.
         /// - Complexity: O(log n) in the entry count.
         public func entry(for key: StorageKey) -> Entry? {
-            keys[key].map { Entry(key: key, location: $0) }
+            keys[key].map { Entry(key: key, keyspace: keyspace, location: $0) }
         }
 
         /// How one key's entry differs between two versions of a keyspace (see
@@ -62,14 +66,14 @@ extension Snapshot {
             var changes: [Change] = []
             keys.forEachDifference(from: older.keys) { key, before, after in
                 guard let after else { return changes.append(.removed(key)) }
-                let entry = Entry(key: key, location: after)
+                let entry = Entry(key: key, keyspace: keyspace, location: after)
                 changes.append(before == nil ? .added(entry) : .replaced(entry))
             }
             return changes
         }
 
         /// Walks the entries.
-        public func makeIterator() -> Iterator { Iterator(base: keys.makeIterator()) }
+        public func makeIterator() -> Iterator { Iterator(base: keys.makeIterator(), keyspace: keyspace) }
 
         /// Walks the entries whose keys are ≥ `lowerBound`, in ascending key order: the start of
         /// a range or prefix walk, which the caller ends when a key passes its upper bound.
@@ -83,17 +87,18 @@ extension Snapshot {
         /// store afterwards; it is a value, used by one thread at a time (make one per thread).
         /// - Complexity: O(log n) in the entry count to make; O(1) amortized per step.
         public func makeIterator(from lowerBound: StorageKey) -> Iterator {
-            Iterator(base: keys.makeIterator(from: lowerBound))
+            Iterator(base: keys.makeIterator(from: lowerBound), keyspace: keyspace)
         }
 
         /// Walks the entries of a keyspace.
         public struct Iterator: IteratorProtocol {
             var base: KeyIndex.Keys.Iterator
+            let keyspace: Keyspace
 
             /// The next entry, or nil after the last.
             public mutating func next() -> Entry? {
                 guard let (key, location) = base.next() else { return nil }
-                return Entry(key: key, location: location)
+                return Entry(key: key, keyspace: keyspace, location: location)
             }
         }
     }

@@ -48,7 +48,7 @@ public struct Snapshot: Sendable {
     /// - Complexity: O(log n) in the keyspace's key count, plus the value's size.
     public func value(for key: StorageKey, in keyspace: Keyspace) throws -> [UInt8]? {
         guard let location = index.location(of: key, in: keyspace) else { return nil }
-        return try withRecord(at: location) { try $0.value() }
+        return try withRecord(of: key, in: keyspace, at: location) { try $0.value() }
     }
 
     /// Calls `body` with the value of `key` without copying it when it is stored uncompressed;
@@ -66,7 +66,7 @@ public struct Snapshot: Sendable {
     /// The entry of `key` in `keyspace`, or nil.
     @usableFromInline
     func entry(for key: StorageKey, in keyspace: Keyspace) -> Entry? {
-        index.location(of: key, in: keyspace).map { Entry(key: key, location: $0) }
+        index.location(of: key, in: keyspace).map { Entry(key: key, keyspace: keyspace, location: $0) }
     }
 
     /// The keys of `keyspace`, in ascending byte-wise order.
@@ -92,7 +92,7 @@ public struct Snapshot: Sendable {
     /// ``withValue(of:_:)`` when (and if) it is needed. Walking the entries reads no record.
     /// - Complexity: O(1) to make; O(n) in the keyspace's key count to walk.
     public func entries(in keyspace: Keyspace) -> Entries {
-        Entries(keys: index.entries(in: keyspace))
+        Entries(keys: index.entries(in: keyspace), keyspace: keyspace)
     }
 
     /// Calls `body` with the value `entry` refers to, without copying it when it is stored
@@ -114,7 +114,7 @@ public struct Snapshot: Sendable {
     /// Calls `body` with the value `entry` refers to (see ``withValue(of:_:)``).
     @usableFromInline
     func visitValue(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try visitRecord(at: entry.location) { record in
+        try visitRecord(of: entry.key, in: entry.keyspace, at: entry.location) { record in
             if record.isCompressed {
                 return try record.value().withUnsafeBytes(body)
             }
@@ -134,10 +134,12 @@ public struct Snapshot: Sendable {
         return matches
     }
 
-    /// Reads and checks the record at `location`; `body` sees it decoded.
-    func withRecord<R>(at location: RecordLocation, _ body: (DecodedRecord) throws -> R) throws -> R {
+    /// Reads and checks the record of `key` in `keyspace` at `location`; `body` sees it decoded.
+    func withRecord<R>(
+        of key: StorageKey, in keyspace: Keyspace, at location: RecordLocation, _ body: (DecodedRecord) throws -> R
+    ) throws -> R {
         var result: R?
-        try visitRecord(at: location) { result = try body($0) }
+        try visitRecord(of: key, in: keyspace, at: location) { result = try body($0) }
         guard let result else { throw Snapshot.unreadError }
         return result
     }
@@ -148,9 +150,13 @@ public struct Snapshot: Sendable {
     @usableFromInline
     static let unreadError = StrataError(.io, "the file system returned from a read without the bytes")
 
-    /// Reads and checks the record at `location`; `body` sees it decoded. Not generic, so that a
-    /// read costs no runtime generic metadata.
-    func visitRecord(at location: RecordLocation, _ body: (DecodedRecord) throws -> Void) throws {
+    /// Reads and checks the record at `location`: its checksum (unless reads skip it), that it
+    /// is a put, and that it is the record of `key` in `keyspace` (an index entry or a hint
+    /// pointing at another key's record is corruption, never another key's value); `body` sees
+    /// it decoded. Not generic, so that a read costs no runtime generic metadata.
+    func visitRecord(
+        of key: StorageKey, in keyspace: Keyspace, at location: RecordLocation, _ body: (DecodedRecord) throws -> Void
+    ) throws {
         guard let segment = storage.segments[location.segment] else {
             throw StrataError(.corruption, "index points into segment \(location.segment), which is not open")
         }
@@ -166,6 +172,11 @@ public struct Snapshot: Sendable {
                 }
                 guard record.kind == .put else {
                     throw StrataError.corrupt("index points at a \(record.kind) record", file: segment.path, offset: Int(location.offset))
+                }
+                guard record.isRecord(of: key, in: keyspace) else {
+                    throw StrataError.corrupt(
+                        "index entry for \(key) of \(keyspace) points at another key's record", file: segment.path,
+                        offset: Int(location.offset))
                 }
                 do {
                     return try body(record)

@@ -7,10 +7,10 @@
 //   group started and syncing the cut, so the group cannot appear after a reopen or a crash;
 //   its committers get `.io` saying the commit was not applied. If the cut or its sync fails
 //   too, the error says the outcome is unknown and the store refuses further writes.
-// - A failed fsync (or segment roll) makes the store refuse every further write until it is
-//   reopened, even when the cut succeeded: after a failed fsync the kernel may have dropped
-//   the dirty pages, so nothing written since the last good sync can be trusted (PostgreSQL's
-//   "fsyncgate").
+// - A failed fsync (or a segment roll whose sync failed, Store+Roll.swift) makes the store
+//   refuse every further write until it is reopened, even when the cut succeeded: after a
+//   failed fsync the kernel may have dropped the dirty pages, so nothing written since the
+//   last good sync can be trusted (PostgreSQL's "fsyncgate").
 // - Sequence numbers of a failed group are never reused.
 
 extension Store {
@@ -81,6 +81,8 @@ extension Store {
         let firstSequence = state.nextSequence
         encode(group, into: active, &state)
         if let failure = appendAndSync(group, to: active, at: base, &state) { return finish(failure) }
+        // Decided: followers may read it now. A failed publication only keeps them behind.
+        try? committedEnd?.publish(segment: active.number, end: state.offset)
         publish(group, in: active, at: base, &state)
         for (position, ticket) in group.enumerated() {
             ticket.result = .success(firstSequence + UInt64(position))
@@ -215,50 +217,6 @@ extension Store {
         }
         if sticky { state.failure = failure }
         return failure
-    }
-
-    /// ``roll(_:)``, whose failure is sticky: the store then refuses writes until reopened
-    /// (the old segment may be sealed while no MANIFEST lists the next). REQUIRES: `writer` is held.
-    func rollStoppingWritesOnFailure(_ state: inout WriterState) throws {
-        do {
-            try roll(&state)
-        } catch {
-            let failure = StrataError.converting(error)
-            state.failure = failure
-            throw failure
-        }
-    }
-
-    /// Seals the active segment and starts the next one. REQUIRES: `writer` is held.
-    func roll(_ state: inout WriterState) throws {
-        guard let active = state.active else { return }
-        // A sealed segment is never written again and must be whole after any crash; its
-        // header records how long it is, so that recovery can tell if it is ever cut short.
-        try SegmentWriter.seal(active, atLength: state.offset)
-        state.syncedOffset = state.offset
-        // Its hint (for a store that opens with hints) is synced now; the directory sync of the
-        // next segment's creation makes its name durable.
-        if options.openWithHints {
-            try HintFile.write(for: active, length: state.offset, in: directory, fileSystem: fileSystem)
-        }
-        // Not `active.number + 1`: compacted segments are numbered above the active one.
-        let number = try Self.takeSegmentNumber(&state)
-        let segment = try SegmentWriter.createSegment(
-            number, in: directory, fileSystem: fileSystem, key: key, remover: remover)
-        let order = state.segmentOrder + [number]
-        try Manifest(
-            segments: order, lastSequence: state.nextSequence - 1,
-            listsCompactedSegments: !state.compactedSegments.isEmpty
-        ).install(in: directory, fileSystem: fileSystem)
-        state.segmentOrder = order
-        state.active = segment
-        state.offset = SegmentHeader.size
-        state.syncedOffset = SegmentHeader.size
-        published.withLock { published in fence.run {
-            published.segments[number] = segment
-            published.tallies[number] = SegmentTally(records: 0, bytes: SegmentHeader.size)
-            published.bytes += SegmentHeader.size
-        } }
     }
 
     /// Hands out the next unused segment number. REQUIRES: `writer` is held.

@@ -13,7 +13,9 @@
 //    snapshot taken before keeps its index and segments, and `sequence` moves on.
 //
 // A torn tail (a write the writer has not finished) ends the scan and is read again by the next
-// refresh. A failure throws before step 3 and leaves the store as it was.
+// refresh. While a writer runs, the newest segment is read only up to the end it published as
+// decided (Engine/FollowLimit.swift): a group whose write or fsync has not returned may still
+// be cut off. A failure throws before step 3 and leaves the store as it was.
 //
 // Lock order: `follow` (held for a whole refresh, so refreshes run one at a time) → `published`.
 
@@ -82,10 +84,13 @@ extension Store {
     /// The store caught up with the files and whether that took a full recovery, or nil when
     /// nothing changed since `position`. REQUIRES: `follow` is held.
     private func caughtUp(from position: FollowPosition) throws -> (Recovery.Result, isFull: Bool)? {
-        let recovery = Recovery(directory: directory, options: options, key: key, remover: nil)
+        var recovery = Recovery(directory: directory, options: options, key: key, remover: nil)
+        // Read before the MANIFEST, and again after the pass (Engine/FollowLimit.swift).
+        recovery.followLimit = FollowLimit.read(in: directory, fileSystem: fileSystem)
         if let manifest = try? Manifest.read(in: directory, fileSystem: fileSystem) {
             var result = resultToContinue(from: position)
-            if (try? recovery.catchUp(&result, to: manifest)) == true {
+            if (try? recovery.catchUp(&result, to: manifest)) == true,
+               recovery.followLimit.isSameWriter(as: FollowLimit.read(in: directory, fileSystem: fileSystem)) {
                 let same = manifest == position.manifest && result.scannedSequence == position.scannedSequence
                     && result.activeEnd == position.committedEnd
                 return same ? nil : (result, false)

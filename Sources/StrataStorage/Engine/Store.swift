@@ -44,30 +44,33 @@ public final class Store: Sendable {
     let fileSystem: any FileSystem
     /// The key made of ``Options/encryptionKey``; nil for a store that is not encrypted.
     let key: StoreKey?
+    /// Nil in the background compactor's view of the store (`init(sharingStateOf:)`), which
+    /// owns neither the lock nor the compactor.
     private let directoryLock: (any FileLock)?
     /// Unlinks the files of segments that compaction replaced (nil when read-only).
     let remover: SegmentRemover?
+    /// Publishes where the decided log ends, for followers (nil when read-only).
+    let committedEnd: CommittedEndPublisher?
     let published: Locked<PublishedState>
-    /// A copy of `published.sequence`, written (under the published lock) after each
-    /// publication, so `sequence` — which the object layer reads on every property read to
-    /// see whether a newer commit exists — costs an atomic load, not a lock.
-    private let publishedSequence = Atomic<UInt64>(0)
-    /// Compactions published since the store was opened (see ``compactionCount``): bumped under
-    /// the published lock once a compaction has dropped the segments it replaced.
-    private let publishedCompactions = Atomic<UInt64>(0)
+    /// The published sequence and compaction count, shared with the compactor's view.
+    private let counters: PublishedCounters
     let writer: Locked<WriterState>
-    let commitQueue = CommitQueue()
+    let commitQueue: CommitQueue
     /// Held for the whole of one ``compact()``, so compactions run one at a time.
-    let compaction = Locked(())
+    let compaction: Locked<Void>
     /// Where a read-only store stopped reading the log; held for the whole of one
     /// ``refresh()`` (Store+Refresh.swift). Unused by a writable store.
     let follow: Locked<FollowPosition>
     /// Shows the thread sanitizer that a dropped snapshot's reads come before in-place
     /// mutations of the published state: every mutation of the index or the segment map runs
     /// in it (inside `published`), and so does every `SnapshotStorage.deinit`.
-    let fence = SanitizerFence()
-    /// The background compactor: nil when read-only or with ``CompactionPolicy/manual``.
+    let fence: SanitizerFence
+    /// The background compactor: nil when read-only, with ``CompactionPolicy/manual``, and in
+    /// the compactor's own view of the store.
     let backgroundCompactor: BackgroundCompactor?
+    /// Whether this object is the store its opener holds (false: the compactor's view), whose
+    /// `deinit` stops the compactor and releases the directory.
+    private let ownsDirectory: Bool
 
     /// What snapshots are made from: guarded by `published`.
     struct PublishedState: Sendable {
@@ -125,6 +128,9 @@ public final class Store: Sendable {
         self.directory = directory
         self.options = options
         self.fileSystem = options.fileSystem
+        commitQueue = CommitQueue()
+        compaction = Locked(())
+        fence = SanitizerFence()
         self.key = try options.storeKey()
         if options.readOnly {
             directoryLock = nil
@@ -146,17 +152,53 @@ public final class Store: Sendable {
             nextSegmentNumber: recovered.nextSegmentNumber, offset: recovered.activeEnd,
             syncedOffset: recovered.activeEnd, nextSequence: recovered.lastSequence + 1))
         follow = Locked(FollowPosition(recovered))
-        publishedSequence.store(recovered.lastSequence, ordering: .releasing)
+        counters = PublishedCounters(sequence: recovered.lastSequence)
+        ownsDirectory = true
+        if options.readOnly {
+            committedEnd = nil
+        } else {
+            // Before any group is written: followers read up to here, and no further.
+            let publisher = try CommittedEndPublisher(directory: directory, fileSystem: fileSystem)
+            try publisher.publish(segment: recovered.segmentOrder.last ?? 0, end: recovered.activeEnd)
+            committedEnd = publisher
+        }
         backgroundCompactor = options.readOnly || options.compaction == .manual ? nil : BackgroundCompactor()
         do {
-            try backgroundCompactor?.start(for: self)
+            try backgroundCompactor?.start(for: Store(sharingStateOf: self))
         } catch {
             // Not fatal: the store works without it, and the failure is reported.
             options.onBackgroundCompactionFailure?(StrataError.converting(error))
         }
     }
 
+    /// The background compactor's view of `store`: the same state (every field is a reference
+    /// to it, or a constant), without the directory lock or the compactor. The compactor's
+    /// thread holds it for as long as it runs, so a run never holds the store its opener holds:
+    /// dropping that one runs its `deinit` at once, on the dropping thread, which stops the run
+    /// at its next batch and waits for it (this view, and everything the run uses, stays alive
+    /// meanwhile) before it releases `LOCK`.
+    private init(sharingStateOf store: Store) {
+        directory = store.directory
+        options = store.options
+        recoveryEvents = store.recoveryEvents
+        fileSystem = store.fileSystem
+        key = store.key
+        directoryLock = nil
+        remover = store.remover
+        committedEnd = store.committedEnd
+        published = store.published
+        counters = store.counters
+        writer = store.writer
+        commitQueue = store.commitQueue
+        compaction = store.compaction
+        follow = store.follow
+        fence = store.fence
+        backgroundCompactor = nil
+        ownsDirectory = false
+    }
+
     deinit {
+        guard ownsDirectory else { return }
         backgroundCompactor?.stop()
         remover?.disable()
         directoryLock?.unlock()
@@ -174,7 +216,7 @@ public final class Store: Sendable {
     }
 
     /// The sequence number of the latest commit (0 for an empty store).
-    public var sequence: UInt64 { publishedSequence.load(ordering: .acquiring) }
+    public var sequence: UInt64 { counters.sequence.load(ordering: .acquiring) }
 
     /// How many compactions (by ``compact()`` or the background compactor) this store has
     /// published since it was opened. A holder of a snapshot taken when it was lower holds
@@ -183,17 +225,17 @@ public final class Store: Sendable {
     ///
     /// Thread safety: may be read from any thread (an atomic load).
     /// - Complexity: O(1).
-    public var compactionCount: UInt64 { publishedCompactions.load(ordering: .acquiring) }
+    public var compactionCount: UInt64 { counters.compactions.load(ordering: .acquiring) }
 
     /// Records a published compaction. REQUIRES: the published lock is held, and the replaced
     /// segments are out of the published map.
     func noteCompactionPublished() {
-        publishedCompactions.add(1, ordering: .releasing)
+        counters.compactions.add(1, ordering: .releasing)
     }
 
     /// Records a new published sequence. REQUIRES: the published lock is held.
     func notePublished(_ sequence: UInt64) {
-        publishedSequence.store(sequence, ordering: .releasing)
+        counters.sequence.store(sequence, ordering: .releasing)
     }
 
     /// The failure that made the store refuse writes (a failed `fsync`, a failed segment
@@ -245,6 +287,20 @@ public final class Store: Sendable {
         options.openWithHints && key == nil && !options.readOnly
             && state.offset - SegmentHeader.size >= options.segmentSize / 8
     }
+}
+
+/// The store's published sequence and compaction count, as atomics: shared by the store and
+/// the background compactor's view of it.
+final class PublishedCounters: Sendable {
+    /// A copy of `published.sequence`, written (under the published lock) after each
+    /// publication, so `sequence` — which the object layer reads on every property read to
+    /// see whether a newer commit exists — costs an atomic load, not a lock.
+    let sequence: Atomic<UInt64>
+    /// Compactions published since the store was opened (see ``Store/compactionCount``):
+    /// bumped under the published lock once a compaction has dropped the segments it replaced.
+    let compactions = Atomic<UInt64>(0)
+
+    init(sequence: UInt64) { self.sequence = Atomic(sequence) }
 }
 
 /// How many records and bytes one segment holds (dead ones included).

@@ -233,4 +233,7 @@ import Musl
     /// Forwards to the base file system.
     /// - Throws: what the base file system throws.
     @_spi(Testing) public func lock(_ path: String) throws -> any FileLock { try base.lock(path) }
+
+    /// Forwards to the base file system.
+    @_spi(Testing) public func isLockHeld(_ path: String) -> Bool { base.isLockHeld(path) }
 }

@@ -51,6 +51,19 @@ public protocol FileSystem: Sendable {
     /// The lock is held until the returned object is released or ``FileLock/unlock()`` is called.
     /// - Throws: ``StrataError`` `.locked` at once when another holder has it, `.io` otherwise.
     func lock(_ path: String) throws -> any FileLock
+
+    /// Whether a lock taken by ``lock(_:)`` on `path` is held now (by this process or
+    /// another), found without taking it, so that asking never makes a ``lock(_:)`` fail.
+    ///
+    /// A read-only store asks it to know whether a writer is running. The default
+    /// implementation answers false (unknown), which makes a follower read the log as it would
+    /// without a writer.
+    func isLockHeld(_ path: String) -> Bool
+}
+
+extension FileSystem {
+    /// False: this file system cannot tell (see ``FileSystem/isLockHeld(_:)``).
+    public func isLockHeld(_ path: String) -> Bool { false }
 }
 
 /// How ``FileSystem/open(_:mode:)`` opens a file.

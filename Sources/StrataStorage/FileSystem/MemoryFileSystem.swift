@@ -187,6 +187,12 @@ public final class MemoryFileSystem: FileSystem, @unchecked Sendable {
         return MemoryFileLock(fileSystem: self, path: path)
     }
 
+    /// Whether ``lock(_:)`` on `path` is held now.
+    public func isLockHeld(_ path: String) -> Bool {
+        let path = MemoryPath.normalize(path)
+        return locked { $0.locks.contains(path) }
+    }
+
     // MARK: - Internals shared with MemoryFile
 
     /// Runs a sync: counts it and takes the hook under the lock, runs `check`, calls the hook

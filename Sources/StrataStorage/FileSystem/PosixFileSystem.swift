@@ -13,7 +13,8 @@ import Musl
 ///
 /// Files are opened with `O_CLOEXEC`, written with `pwrite` (short writes and `EINTR` retried),
 /// made durable with `fsync`, and read either without copying through `mmap` (the default) or
-/// with `pread` into a buffer (``mappedReads`` false). ``lock(_:)`` uses `flock`.
+/// with `pread` into a buffer (``mappedReads`` false). ``lock(_:)`` takes a `flock` and an
+/// open-file-description record lock (`F_OFD_SETLK`), which ``isLockHeld(_:)`` asks about.
 ///
 /// Mapped reads are fast but not safe against everything: a read of a mapped page that the
 /// disk fails to deliver (`EIO`), or that another process truncated away, raises `SIGBUS`.
@@ -150,7 +151,41 @@ public struct PosixFileSystem: FileSystem {
             }
             throw StrataError.io("flock", path: path, errno: code)
         }
+        // An open-file-description record lock beside the `flock`: unlike a `flock`, it can
+        // be asked about without being taken (`isLockHeld`).
+        var record = Self.wholeFileLock(type: F_WRLCK)
+        if fcntl(fd, Self.setOpenFileDescriptionLock, &record) != 0 {
+            let code = currentErrno()
+            _ = Glibc.close(fd)
+            throw StrataError.io("fcntl(F_OFD_SETLK)", path: path, errno: code)
+        }
         return PosixFileLock(descriptor: fd)
+    }
+
+    /// Whether a ``lock(_:)`` on `path` is held now, asked with `F_OFD_GETLK` (never taken).
+    /// False when the file is missing or cannot be asked. A holder from a build whose locks
+    /// were `flock` only is not seen.
+    public func isLockHeld(_ path: String) -> Bool {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { _ = Glibc.close(fd) }
+        var record = Self.wholeFileLock(type: F_RDLCK)
+        guard fcntl(fd, Self.getOpenFileDescriptionLock, &record) == 0 else { return false }
+        return record.l_type != Int16(F_UNLCK)
+    }
+
+    /// Linux's `F_OFD_GETLK` and `F_OFD_SETLK` (not imported into Swift).
+    private static let getOpenFileDescriptionLock: Int32 = 36
+    private static let setOpenFileDescriptionLock: Int32 = 37
+
+    private static func wholeFileLock(type: Int32) -> Glibc.flock {
+        var record = Glibc.flock()
+        record.l_type = Int16(type)
+        record.l_whence = Int16(SEEK_SET)
+        record.l_start = 0
+        record.l_len = 0
+        record.l_pid = 0
+        return record
     }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 // Reads one record frame (RecordFormat.swift) from bytes, checking everything it can.
 // Pure functions; safe from any thread. Never traps on any input.
 
@@ -33,6 +39,17 @@ struct DecodedRecord {
     }
 
     var isCompressed: Bool { flags & RecordFormat.compressedFlag != 0 }
+
+    /// For put and delete: whether this is a record of `key` in `keyspace`.
+    func isRecord(of key: StorageKey, in keyspace: Keyspace) -> Bool {
+        guard self.keyspace == keyspace else { return false }
+        let stored = keyBytes
+        return key.withUnsafeBytes { expected in
+            guard expected.count == stored.count else { return false }
+            guard let left = expected.baseAddress, let right = stored.baseAddress else { return true }
+            return memcmp(left, right, expected.count) == 0
+        }
+    }
 
     /// Whether a compressed value was compressed with the segment's dictionary.
     var usesDictionary: Bool { flags & RecordFormat.dictionaryFlag != 0 }

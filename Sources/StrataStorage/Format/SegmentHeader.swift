@@ -88,6 +88,9 @@
     /// The key salt and key check of an encrypted segment (cipher id 1); empty otherwise.
     var keySalt: [UInt8] = []
     var keyCheck: [UInt8] = []
+    /// Whether the header failed only its checksum and was accepted as a seal's rewrite torn by
+    /// a crash (`decode(_:file:acceptingTornSeal:)`); its sealed length then reads 0.
+    var isTornSeal = false
 
     /// Where `sealedLength` lies in the header.
     static let sealedLengthOffset = 32
@@ -118,10 +121,18 @@
     }
 
     /// Reads and checks a header.
+    ///
+    /// With `acceptingTornSeal` (the newest log segment only), a header whose checksum alone
+    /// fails is read with a sealed length of 0 and ``isTornSeal`` set: a crash during a roll's
+    /// rewrite of the header (format.md §3) can leave any mix of its old and new bytes, and the
+    /// two differ only in the sealed length and the checksum. The caller checks the rest
+    /// against the segment's records (Recovery.swift).
     /// - Throws: ``StrataError`` `.corruption` (naming `file`) when the bytes are not a segment
     ///   header, `.unsupportedFormat` when the version, an extension id or the kind is not one
     ///   this code reads.
-    static func decode(_ bytes: UnsafeRawBufferPointer, file: String) throws -> SegmentHeader {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, file: String, acceptingTornSeal: Bool = false
+    ) throws -> SegmentHeader {
         guard bytes.count >= size else {
             throw StrataError.corrupt(
                 "segment header cut short (\(bytes.count) of \(size) bytes)", file: file, offset: 0)
@@ -130,8 +141,9 @@
             throw StrataError.corrupt("not a Strata segment (bad magic)", file: file, offset: 0)
         }
         let stored = CRC32C.unmask(bytes.loadLittleEndian(at: checksumOffset, as: UInt32.self))
-        guard stored == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<checksumOffset])) else {
-            throw StrataError.corrupt("segment header checksum mismatch", file: file, offset: 0)
+        let checksumHolds = stored == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<checksumOffset]))
+        guard checksumHolds || acceptingTornSeal else {
+            throw checksumMismatch(file: file)
         }
         let version = bytes.loadLittleEndian(at: versionOffset, as: UInt16.self)
         guard version != 0 else {
@@ -180,8 +192,14 @@
         if version != unsaltedVersion {
             header.salt = bytes.loadLittleEndian(at: saltOffset, as: UInt32.self)
         }
-        header.sealedLength = bytes.loadLittleEndian(at: sealedLengthOffset, as: UInt64.self)
+        header.sealedLength = checksumHolds ? bytes.loadLittleEndian(at: sealedLengthOffset, as: UInt64.self) : 0
+        header.isTornSeal = !checksumHolds
         return header
+    }
+
+    /// The error of a header whose checksum fails.
+    static func checksumMismatch(file: String) -> StrataError {
+        StrataError.corrupt("segment header checksum mismatch", file: file, offset: 0)
     }
 }
 

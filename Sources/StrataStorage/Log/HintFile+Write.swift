@@ -81,14 +81,17 @@ extension HintFile {
     /// - Throws: ``StrataError`` `.io` when a write or the sync fails (the partial file is
     ///   removed when possible): the caller fails as when sealing the segment fails, since a
     ///   failed fsync is sticky for the whole store.
-    static func write(for segment: SegmentFile, length: Int, in directory: String, fileSystem: any FileSystem) throws {
+    static func write(
+        for segment: SegmentFile, length: Int, in directory: String, fileSystem: any FileSystem,
+        syncs: SyncFailureNote? = nil
+    ) throws {
         guard let hint = try build(of: segment, length: length) else { return }
         let path = joinPath(directory, name(for: segment.number))
         if fileSystem.exists(path) { try fileSystem.removeFile(path) }
         let file = try fileSystem.open(path, mode: .createNew)
         do {
             try file.write(hint.encoded(), at: 0)
-            try file.sync()
+            try syncs.watching { try file.sync() }
             try file.close()
         } catch {
             try? file.close()

@@ -141,21 +141,24 @@
     }
 
     /// Installs this manifest atomically in `directory` (see the protocol above).
-    /// - Throws: ``StrataError`` `.io`. On failure the old manifest may or may not have been
-    ///   replaced; the caller must stop writing.
-    func install(in directory: String, fileSystem: any FileSystem) throws {
+    /// - Throws: ``StrataError`` `.io`. After a failed sync or rename (noted in `syncs`) the old
+    ///   manifest may or may not have been replaced, and the caller must stop writing; after
+    ///   any other failure it was not.
+    func install(in directory: String, fileSystem: any FileSystem, syncs: SyncFailureNote? = nil) throws {
         let temporary = joinPath(directory, Manifest.temporaryName)
         if fileSystem.exists(temporary) { try fileSystem.removeFile(temporary) }
         let file = try fileSystem.open(temporary, mode: .createNew)
         do {
             try file.write(encoded(), at: 0)
-            try file.sync()
+            try syncs.watching { try file.sync() }
             try file.close()
         } catch {
             try? file.close()
             throw error
         }
-        try fileSystem.rename(temporary, to: joinPath(directory, Manifest.fileName))
-        try fileSystem.syncDirectory(directory)
+        try syncs.watching {
+            try fileSystem.rename(temporary, to: joinPath(directory, Manifest.fileName))
+            try fileSystem.syncDirectory(directory)
+        }
     }
 }

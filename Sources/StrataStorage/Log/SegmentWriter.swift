@@ -10,11 +10,13 @@ enum SegmentWriter {
     /// With `sync` (log segments, made by a roll), the file and the directory are synced before
     /// this returns, so that a manifest naming it never names a missing or headerless file.
     /// Without it (compacted segments), the caller syncs the file once it is full and the
-    /// directory once every output file exists, before any manifest names them.
+    /// directory once every output file exists, before any manifest names them. A failed sync
+    /// is noted in `syncs`.
     /// - Throws: ``StrataError`` `.io`; a half-created file is removed when possible.
     static func createSegment(
         _ number: UInt32, kind: SegmentKind = .log, in directory: String, fileSystem: any FileSystem,
-        key: StoreKey?, remover: SegmentRemover?, sync: Bool = true, dictionary: ZstdDictionary? = nil
+        key: StoreKey?, remover: SegmentRemover?, sync: Bool = true, dictionary: ZstdDictionary? = nil,
+        syncs: SyncFailureNote? = nil
     ) throws -> SegmentFile {
         let path = joinPath(directory, SegmentFile.name(for: number))
         let seal = RecordSeal.random().encrypting(with: key?.newSegmentCipher(number: number))
@@ -23,8 +25,10 @@ enum SegmentWriter {
         do {
             try file.write(SegmentHeader(segmentNumber: number, kind: kind, seal: seal).encoded(), at: 0)
             if sync {
-                try file.sync()
-                try fileSystem.syncDirectory(directory)
+                try syncs.watching {
+                    try file.sync()
+                    try fileSystem.syncDirectory(directory)
+                }
             }
         } catch {
             try? file.close()
@@ -43,14 +47,16 @@ enum SegmentWriter {
     /// segment if it is ever shorter. The header is overwritten in place: it lies inside the
     /// file's first 512-byte sector, whose writes are taken to be atomic (PostgreSQL keeps
     /// `pg_control` under 512 bytes on the same assumption), so a crash leaves the old header or
-    /// the new one, and both are valid. REQUIRES: `length` is the file's size and nothing writes
-    /// to the segment meanwhile.
-    /// - Throws: ``StrataError`` `.io` when the write or the sync fails.
-    static func seal(_ segment: SegmentFile, atLength length: Int) throws {
+    /// the new one, and both are valid. Where that does not hold, recovery accepts the torn
+    /// header of the newest segment (Engine/Recovery+TornSeal.swift). REQUIRES: `length` is the
+    /// file's size and nothing writes to the segment meanwhile.
+    /// - Throws: ``StrataError`` `.io` when the write or the sync fails; a failed sync is
+    ///   noted in `syncs`.
+    static func seal(_ segment: SegmentFile, atLength length: Int, syncs: SyncFailureNote? = nil) throws {
         var header = SegmentHeader(segmentNumber: segment.number, kind: segment.kind, seal: segment.seal)
         if segment.seal.salt == nil { header.version = SegmentHeader.unsaltedVersion }
         header.sealedLength = UInt64(length)
         try segment.file.write(header.encoded(), at: 0)
-        try segment.file.sync()
+        try syncs.watching { try segment.file.sync() }
     }
 }

@@ -20,7 +20,7 @@ extension Snapshot {
     /// - Complexity: O(1) plus the record's size (its checksum is checked).
     @_spi(Tooling) public func recordInfo(of entry: Entry) throws -> RecordInfo {
         let location = entry.location
-        return try withRecord(at: location) { record in
+        return try withRecord(of: entry.key, in: entry.keyspace, at: location) { record in
             RecordInfo(
                 segment: location.segment, offset: Int(location.offset),
                 length: Int(location.length), sequence: record.sequence)
