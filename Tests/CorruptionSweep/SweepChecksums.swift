@@ -1,7 +1,7 @@
 @_spi(Testing) import StrataStorage
 
 /// Where the checksums of the fixture's files are, by the layouts of format.md (§3 segment
-/// header, §4 record frame, §6 MANIFEST), and how to make one match damaged bytes again. A
+/// header, §4 record frame, §6 MANIFEST, §13 COMMITTED), and how to make one match damaged bytes again. A
 /// record's checksum is seeded with its segment's salt and its offset (RecordSeal).
 public enum SweepChecksums {
     /// A checksum: the masked CRC-32C stored at `crcOffset` covers `covered`.
@@ -13,7 +13,8 @@ public enum SweepChecksums {
     /// The checksum whose covered bytes hold `offset`, in the undamaged file `bytes`; nil for
     /// a byte of a checksum itself (a recomputed checksum would undo the damage).
     public static func span(covering offset: Int, in bytes: [UInt8], file: String) -> Span? {
-        let spans = file == "MANIFEST" || file.hasSuffix(".hint")  // both end in a checksum of the rest
+        // The MANIFEST, COMMITTED and hints end in a checksum of the rest.
+        let spans = file == "MANIFEST" || file == "COMMITTED" || file.hasSuffix(".hint")
             ? [Span(crcOffset: bytes.count - 4, covered: 0..<(bytes.count - 4))]
             : segmentSpans(bytes)
         return spans.first { $0.covered.contains(offset) }
