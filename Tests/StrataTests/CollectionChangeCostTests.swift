@@ -110,6 +110,44 @@ final class CollectionChangeCostTests: DatabaseTestCase {
         XCTAssertEqual(owner.numbers.count, 1_500)
     }
 
+    /// The address of the elements (or entries) of `owner`'s field `name` as the open write
+    /// holds them, and whether they have room for one more.
+    private func storage(of owner: CostOwner, _ name: String) -> (address: UInt, hasRoom: Bool) {
+        let state = owner._strataState!
+        let index = state.schema.properties.first { $0.name == name }!.index
+        switch state.field(index)! {
+        case .list(let elements), .set(let elements):
+            return (elements.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, elements.capacity > elements.count)
+        case .map(let entries):
+            return (entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, entries.capacity > entries.count)
+        default:
+            return (0, false)
+        }
+    }
+
+    /// Runs `change` once the field has room for one more element, and checks that it left the
+    /// field's elements where they were (not copied).
+    private func checkInPlace(_ owner: CostOwner, _ name: String, grow: () -> Void, change: () -> Void) {
+        while !storage(of: owner, name).hasRoom { grow() }
+        let before = storage(of: owner, name).address
+        change()
+        XCTAssertEqual(storage(of: owner, name).address, before, "\(name): the change copied the field")
+    }
+
+    func testChangesOfManagedCollectionsDoNotCopyTheirElements() throws {
+        let (db, owner, targets) = try makeOwner(targets: 2)
+        try db.write {
+            for index in 0..<100 { owner.links.append(targets[index % 2]) }
+            checkInPlace(owner, "links", grow: { owner.links.append(targets[0]) }) { owner.links.append(targets[1]) }
+            checkInPlace(owner, "links", grow: {}) { owner.links.removeLast() }
+            var next = 0
+            let setNext = { owner.scores["k\(next)"] = next; next += 1 }
+            for _ in 0..<100 { setNext() }
+            checkInPlace(owner, "scores", grow: setNext, change: setNext)
+            checkInPlace(owner, "numbers", grow: { owner.numbers.insert(next); next += 1 }) { owner.numbers.insert(-1) }
+        }
+    }
+
     func testUnmanagedMapSetChangesItsStorageInPlace() {
         let map = Map<String, Int>()
         map["a"] = 1

@@ -49,21 +49,9 @@ extension Database {
         }
         owner.forgetFields()
         let key = owner.key
-        let reservation = transaction.reserve(key)
         var fields: [FieldValue]
-        switch reservation.previous {
-        case .put?: fields = transaction.takeFields(at: reservation)
-        case let previous?:
-            guard let decoded = transaction.fields(of: previous, schema: schema) else {
-                preconditionFailure("\(schema.className): the object has been deleted or invalidated")
-            }
-            fields = decoded
-        case nil:
-            guard let loaded = loadFields(key, schema: schema) else {
-                preconditionFailure("\(schema.className): the object has been deleted or invalidated")
-            }
-            fields = loaded
-        }
+        let reservation: WriteTransaction.Reservation
+        (fields, reservation) = fieldsToEdit(key, schema: schema, in: transaction)
         var cache = transaction.fieldCaches[key]?.removeValue(forKey: index) ?? FieldCache()
         let change = edit(&fields[index], &cache)
         let property = schema.properties[index]
@@ -77,6 +65,30 @@ extension Database {
         }
         bumpVersion()
         return true
+    }
+
+    /// The fields of `key` as the write holds them, taken out of it (see
+    /// `WriteTransaction.takeFields`), and where they go back: a reservation that keeps no
+    /// previous change, so that nothing but the caller refers to the fields.
+    private func fieldsToEdit(
+        _ key: ObjectKey, schema: ObjectSchema, in transaction: WriteTransaction
+    ) -> ([FieldValue], WriteTransaction.Reservation) {
+        let reservation = transaction.reserve(key)
+        let place = WriteTransaction.Reservation(position: reservation.position, previous: nil)
+        switch reservation.previous {
+        case .put?:
+            return (transaction.takeFields(at: reservation), place)
+        case let previous?:
+            guard let decoded = transaction.fields(of: previous, schema: schema) else {
+                preconditionFailure("\(schema.className): the object has been deleted or invalidated")
+            }
+            return (decoded, place)
+        case nil:
+            guard let loaded = loadFields(key, schema: schema) else {
+                preconditionFailure("\(schema.className): the object has been deleted or invalidated")
+            }
+            return (loaded, place)
+        }
     }
 
     /// Notes the backlinks an in-place change of `key`'s `property` adds and removes: a link
