@@ -23,6 +23,9 @@
 // and gives the medians' ratio. notify: notify-latency and notify-insert. Each line ends with
 // the load average when it was printed.
 //
+// Collections (Collections.swift): `collections [n …]` times List appends, Map sets and gets
+// (managed and unmanaged) and MutableSet inserts one by one, per operation, as they grow.
+//
 // Size (Size.swift): `size [persons]` writes the same persons and dogs into Strata and into
 // SQLite, compacts / vacuums, and prints the bytes of each, as loaded and after an update of half.
 //
@@ -352,6 +355,9 @@ func run(_ mode: String) throws {
     case "notify-insert-none": try notifyInsert(.none)
     case "migrate": try migrate()
     case "size": try sizeComparison(persons: count)
+    case "collections":
+        let sizes = arguments.count > 2 ? arguments.dropFirst(2).compactMap { Int($0) } : [1_000, 10_000, 100_000]
+        try collectionChanges(sizes)
     case "notify":
         try run("notify-latency")
         try run("notify-insert")
@@ -368,6 +374,7 @@ func run(_ mode: String) throws {
               notify: notify-latency(-full -none) (100,000 objects unless named) notify-insert(-none) | notify
               migrate: a schema migration of every object (rename + Int → String), Strata and GRDB
               size: bytes on disk of the same persons (and a dog per 4) in Strata and SQLite (Size.swift)
+              collections [n …]: one List append, Map set/get, MutableSet insert as collections grow (Collections.swift)
               queries (issue 11's query workloads, both sides, and Strata's point read), all
             """)
         exit(2)

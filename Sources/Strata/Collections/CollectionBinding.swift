@@ -19,14 +19,42 @@ struct CollectionBinding {
         return field
     }
 
-    /// Replaces the field inside the open write; conversion errors fail the write at commit.
-    func update(_ change: (FieldValue) throws -> FieldValue) {
+    /// Changes the field inside the open write: `prepare` converts what the change stores (its
+    /// errors fail the write at commit, and nothing is changed), then `apply` changes the field
+    /// with it and says what it removed and added. `apply` gets the write's cache of the field
+    /// (an empty one when the change is not made in place) and must not call into the database.
+    /// A top-level owner's field is changed in place (`Database.editField`); an embedded owner's
+    /// is copied, changed and stored through its parent.
+    func edit<Prepared>(
+        prepare: () throws -> Prepared,
+        apply: (inout FieldValue, inout FieldCache, Prepared) -> FieldEdit
+    ) {
         let transaction = database.requireWrite(name)
+        _ = field  // the owner must exist
         do {
-            owner.store(try change(field), at: index)
+            let prepared = try prepare()
+            if database.editField(of: owner, at: index, { field, cache in apply(&field, &cache, prepared) }) { return }
+            var changed = field
+            var cache = FieldCache()
+            _ = apply(&changed, &cache, prepared)
+            owner.store(changed, at: index)
         } catch {
             transaction.defer(error, context: name)
         }
+    }
+
+    /// Changes the field without preparing anything (see ``edit(prepare:apply:)``).
+    func edit(_ apply: (inout FieldValue, inout FieldCache) -> FieldEdit) {
+        edit(prepare: {}) { field, cache, _ in apply(&field, &cache) }
+    }
+
+    /// `element` as the field stores it, checked to fit in a record as an element of it.
+    /// - Throws: what converting it throws; ``StrataError`` `.invalidValue` when it nests too
+    ///   deep.
+    func stored<Element: _Persistable>(_ element: Element) throws -> FieldValue {
+        let value = try element._strataWrite(database)
+        try value.checkNestingAsElement()
+        return value
     }
 
     /// The element at `position` of a list or set field, as `Element`.

@@ -63,8 +63,10 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
             }
         }
         set {
-            mutate { elements in elements[position] = newValue } managed: { stored, database in
-                stored[position] = try newValue._strataWrite(database)
+            mutate({ elements in elements[position] = newValue }, prepare: { try $0.stored(newValue) }) { stored, value in
+                let old = stored[position]
+                stored[position] = value
+                return FieldEdit(removed: [old], added: [value], addedAt: position)
             }
         }
     }
@@ -72,15 +74,23 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     // MARK: Changing
 
     /// Adds an element at the end (an unmanaged object is added to the database too).
+    /// - Complexity: amortized O(1) on a managed list in a write (as on an array), plus the
+    ///   element's conversion.
     public func append(_ element: Element) {
-        mutate { $0.append(element) } managed: { stored, database in stored.append(try element._strataWrite(database)) }
+        mutate({ $0.append(element) }, prepare: { try $0.stored(element) }) { stored, value in
+            stored.append(value)
+            return FieldEdit(added: [value], addedAt: stored.count - 1)
+        }
     }
 
     /// Adds elements at the end.
+    /// - Complexity: O(m) for m elements (amortized), plus their conversion.
     public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
         let new = Array(elements)
-        mutate { $0.append(contentsOf: new) } managed: { stored, database in
-            stored.append(contentsOf: try new.map { try $0._strataWrite(database) })
+        mutate({ $0.append(contentsOf: new) }, prepare: { binding in try new.map { try binding.stored($0) } }) { stored, values in
+            let first = stored.count
+            stored.append(contentsOf: values)
+            return FieldEdit(added: values, addedAt: first)
         }
     }
 
@@ -90,45 +100,58 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     }
 
     /// Inserts an element at `index`.
+    /// - Complexity: O(n - index) element moves, as an array's insert.
     public func insert(_ element: Element, at index: Int) {
-        mutate { $0.insert(element, at: index) } managed: { stored, database in
-            stored.insert(try element._strataWrite(database), at: index)
+        mutate({ $0.insert(element, at: index) }, prepare: { try $0.stored(element) }) { stored, value in
+            stored.insert(value, at: index)
+            return FieldEdit(added: [value], addedAt: index)
         }
     }
 
     /// Removes the element at `index` (an embedded object removed this way is deleted).
+    /// - Complexity: O(n - index) element moves, as an array's remove; the first removal of a
+    ///   link from a managed list in a write also counts the list's links once.
     public func remove(at index: Int) {
-        mutate { $0.remove(at: index) } managed: { stored, _ in stored.remove(at: index) }
+        mutate({ $0.remove(at: index) }) { stored in FieldEdit(removed: [stored.remove(at: index)]) }
     }
 
     /// Removes the last element.
     public func removeLast() {
-        mutate { $0.removeLast() } managed: { stored, _ in stored.removeLast() }
+        mutate({ $0.removeLast() }) { stored in FieldEdit(removed: [stored.removeLast()]) }
     }
 
     /// Removes the first element.
     public func removeFirst() {
-        mutate { $0.removeFirst() } managed: { stored, _ in stored.removeFirst() }
+        mutate({ $0.removeFirst() }) { stored in FieldEdit(removed: [stored.removeFirst()]) }
     }
 
     /// Removes every element.
     public func removeAll() {
-        mutate { $0.removeAll() } managed: { stored, _ in stored.removeAll() }
+        mutate({ $0.removeAll() }) { stored in
+            let removed = stored
+            stored = []
+            return FieldEdit(removed: removed)
+        }
     }
 
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
-        mutate { $0.insert($0.remove(at: from), at: to) } managed: { stored, _ in
+        mutate({ $0.insert($0.remove(at: from), at: to) }) { stored in
             stored.insert(stored.remove(at: from), at: to)
+            return .none
         }
     }
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) { self[index] = object }
 
-    private func mutate(
-        unmanaged: (inout [Element]) -> Void,
-        managed: (inout [FieldValue], Database) throws -> Void
+    /// Changes the list: an unmanaged one with `unmanaged`; a managed one with `managed`, given
+    /// its stored elements (held by nothing else, so changed in place) and what `prepare`
+    /// converted first (a conversion error fails the write, and nothing is changed).
+    private func mutate<Prepared>(
+        _ unmanaged: (inout [Element]) -> Void,
+        prepare: (CollectionBinding) throws -> Prepared,
+        managed: (inout [FieldValue], Prepared) -> FieldEdit
     ) {
         switch backing {
         case .unmanaged(var elements):
@@ -136,13 +159,20 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
             unmanaged(&elements)
             backing = .unmanaged(elements)
         case .managed(let binding):
-            binding.update { field in
+            binding.edit(prepare: { try prepare(binding) }) { field, _, prepared in
                 var stored: [FieldValue] = []
                 if case .list(let elements) = field { stored = elements }
-                try managed(&stored, binding.database)
-                return .list(stored)
+                field = .null
+                let change = managed(&stored, prepared)
+                field = .list(stored)
+                return change
             }
         }
+    }
+
+    /// Changes the list without converting anything first (see the other `mutate`).
+    private func mutate(_ unmanaged: (inout [Element]) -> Void, managed: (inout [FieldValue]) -> FieldEdit) {
+        mutate(unmanaged, prepare: { _ in }) { stored, _ in managed(&stored) }
     }
 }
 

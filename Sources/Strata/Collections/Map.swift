@@ -39,6 +39,13 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
         return entries
     }
 
+    /// The address of an unmanaged map's dictionary storage (nil for a managed map): tests
+    /// check with it that a set changes the dictionary in place.
+    var unmanagedStorageAddress: UInt? {
+        guard case .unmanaged(let values) = backing else { return nil }
+        return unsafeBitCast(values, to: UInt.self)
+    }
+
     /// The number of entries.
     public var count: Int {
         switch backing {
@@ -65,6 +72,9 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
     }
 
     /// The value of `key`; setting nil removes the key.
+    /// - Complexity: O(log n) key comparisons for a managed map (a binary search of its sorted
+    ///   keys; setting a new key also moves the entries after it, as an array's insert), O(1) on
+    ///   average for an unmanaged one.
     public subscript(key: Key) -> Value? {
         get { self[string: key._strataMapKey] }
         set { self[string: key._strataMapKey] = newValue }
@@ -75,29 +85,54 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
             switch backing {
             case .unmanaged(let values): return values[MapKeyBytes(key)]
             case .managed(let binding):
-                guard let entry = entries.first(where: { MapKeyBytes($0.key) == MapKeyBytes(key) }) else { return nil }
-                return Value._strataRead(entry.value, binding.database)
+                let entries = self.entries
+                var compared = 0
+                let (position, found) = MapKeyBytes.search(key, in: entries, compared: &compared)
+                binding.database.transaction?.visitedElements += compared
+                return found ? Value._strataRead(entries[position].value, binding.database) : nil
             }
         }
         set {
             switch backing {
             case .unmanaged(var values):
+                backing = .unmanaged([:])  // so that `values` is the only reference, changed in place
                 values[MapKeyBytes(key)] = newValue
                 backing = .unmanaged(values)
             case .managed(let binding):
-                binding.update { field in
+                binding.edit(prepare: { () throws -> FieldValue? in
                     try Self.checkKey(key)
-                    var entries: [FieldValue.MapEntry] = []
-                    if case .map(let current) = field { entries = current }
-                    entries.removeAll { MapKeyBytes($0.key) == MapKeyBytes(key) }
-                    if let newValue {
-                        entries.append(FieldValue.MapEntry(key: key, value: try newValue._strataWrite(binding.database)))
-                        entries.sort { MapKeyBytes($0.key) < MapKeyBytes($1.key) }
-                    }
-                    return .map(entries)
+                    return try newValue.map { try binding.stored($0) }
+                }) { field, _, value in
+                    Self.set(key, to: value, in: &field, transaction: binding.database.transaction)
                 }
             }
         }
+    }
+
+    /// Sets `key` to `value` (nil: removes it) in a stored map `field`, in place, found by a
+    /// binary search of its keys (the comparisons are added to the write's `visitedElements`).
+    /// - Complexity: O(log n) comparisons; inserting a new key moves the entries after it.
+    private static func set(_ key: String, to value: FieldValue?, in field: inout FieldValue, transaction: WriteTransaction?) -> FieldEdit {
+        var entries: [FieldValue.MapEntry] = []
+        if case .map(let current) = field { entries = current }
+        field = .null  // so that `entries` is the only reference, changed in place
+        var compared = 0
+        let (position, found) = MapKeyBytes.search(key, in: entries, compared: &compared)
+        transaction?.visitedElements += compared
+        var change = FieldEdit()
+        if found { change.removed = [entries[position].value] }
+        if let value {
+            change.added = [value]
+            if found {
+                entries[position].value = value
+            } else {
+                entries.insert(FieldValue.MapEntry(key: key, value: value), at: position)
+            }
+        } else if found {
+            entries.remove(at: position)
+        }
+        field = .map(entries)
+        return change
     }
 
     /// Removes `key` and its value.
@@ -107,7 +142,12 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
     public func removeAll() {
         switch backing {
         case .unmanaged: backing = .unmanaged([:])
-        case .managed(let binding): binding.update { _ in .map([]) }
+        case .managed(let binding):
+            binding.edit { field, _ in
+                guard case .map(let entries) = field else { return .none }
+                field = .map([])
+                return FieldEdit(removed: entries.map(\.value))
+            }
         }
     }
 
@@ -185,4 +225,21 @@ struct MapKeyBytes: Hashable, Comparable {
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
     static func < (lhs: Self, rhs: Self) -> Bool { lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8) }
     func hash(into hasher: inout Hasher) { text.utf8.forEach { hasher.combine($0) } }
+
+    /// Where `key` is among `entries` (in ascending key order): its position and true, or the
+    /// position it would be inserted at and false. Adds the keys compared to `compared`.
+    /// - Complexity: O(log n) comparisons.
+    static func search(_ key: String, in entries: [FieldValue.MapEntry], compared: inout Int) -> (position: Int, found: Bool) {
+        let target = MapKeyBytes(key)
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            compared += 1
+            if MapKeyBytes(entries[middle].key) < target { low = middle + 1 } else { high = middle }
+        }
+        guard low < entries.count else { return (low, false) }
+        compared += 1
+        return (low, MapKeyBytes(entries[low].key) == target)
+    }
 }

@@ -86,35 +86,50 @@ public final class MutableSet<Element: _Persistable>: Collection {
     }
 
     /// Adds `element` unless it is there already.
+    /// - Complexity: amortized O(1) on a managed set in a write once the write has hashed the
+    ///   set's elements (O(n), at its first insert or removal there); O(n) on an unmanaged set.
     public func insert(_ element: Element) {
         switch backing {
         case .unmanaged(var elements):
             guard !elements.contains(where: { Self.same($0, element) }) else { return }
+            backing = .unmanaged([])  // so that `elements` is the only reference, changed in place
             elements.append(element)
             backing = .unmanaged(elements)
         case .managed(let binding):
-            binding.update { field in
+            binding.edit(prepare: { try binding.stored(element) }) { field, cache, value in
                 var elements: [FieldValue] = []
                 if case .set(let current) = field { elements = current }
-                let value = try element._strataWrite(binding.database)
-                if !elements.contains(value) { elements.append(value) }
-                return .set(elements)
+                guard Self.insertMember(value, of: elements, into: &cache, transaction: binding.database.transaction) else {
+                    return .none
+                }
+                field = .null  // so that `elements` is the only reference, changed in place
+                elements.append(value)
+                field = .set(elements)
+                return FieldEdit(added: [value])
             }
         }
     }
 
     /// Removes `element` if it is there.
+    /// - Complexity: O(n) (the elements after it move); O(1) on a managed set in a write that
+    ///   has hashed its elements when `element` is not there.
     public func remove(_ element: Element) {
         switch backing {
         case .unmanaged(var elements):
+            backing = .unmanaged([])
             elements.removeAll { Self.same($0, element) }
             backing = .unmanaged(elements)
         case .managed(let binding):
             guard let form = Self.storedForm(element) else { return }
-            binding.update { field in
-                guard case .set(var elements) = field else { return field }
+            binding.edit { field, cache in
+                guard case .set(var elements) = field, cache.members?.contains(form) != false else { return .none }
+                field = .null
+                let count = elements.count
                 elements.removeAll { $0 == form }
-                return .set(elements)
+                binding.database.transaction?.visitedElements += count
+                cache.members?.remove(form)
+                field = .set(elements)
+                return FieldEdit(removed: Array(repeating: form, count: count - elements.count))
             }
         }
     }
@@ -123,8 +138,28 @@ public final class MutableSet<Element: _Persistable>: Collection {
     public func removeAll() {
         switch backing {
         case .unmanaged: backing = .unmanaged([])
-        case .managed(let binding): binding.update { _ in .set([]) }
+        case .managed(let binding):
+            binding.edit { field, cache in
+                guard case .set(let elements) = field else { return .none }
+                field = .set([])
+                cache.members = []
+                return FieldEdit(removed: elements)
+            }
         }
+    }
+
+    /// Adds `value` to the members of a stored set whose elements are `elements`, as `cache`
+    /// holds them (hashed from `elements` when it holds none); false when it is one already.
+    /// The elements hashed and looked up are added to the write's `visitedElements`.
+    private static func insertMember(
+        _ value: FieldValue, of elements: [FieldValue], into cache: inout FieldCache, transaction: WriteTransaction?
+    ) -> Bool {
+        if cache.members == nil {
+            cache.members = Set(elements)
+            transaction?.visitedElements += elements.count
+        }
+        transaction?.visitedElements += 1
+        return cache.members!.insert(value).inserted
     }
 
     /// Adds every element of `other` that is not in the set, as Realm's `formUnion(_:)`.

@@ -113,10 +113,17 @@ extension Database {
 
     /// The links a top-level object's fields hold: (target, property id) pairs.
     static func outgoingLinks(_ fields: [FieldValue], schema: ObjectSchema) -> Set<Backlink> {
+        var visited = 0
+        return outgoingLinks(fields, schema: schema, visited: &visited)
+    }
+
+    /// The links a top-level object's fields hold, adding the number of links walked to `visited`.
+    static func outgoingLinks(_ fields: [FieldValue], schema: ObjectSchema, visited: inout Int) -> Set<Backlink> {
         var links = Set<Backlink>()
         for property in schema.properties where property.mayHoldLinks {
             var targets: [ObjectKey] = []
             collectLinks(fields[property.index], into: &targets)
+            visited += targets.count
             for target in targets {
                 // Stored "inverted": source here means the target; recordChange turns them around.
                 links.insert(Backlink(source: target, propertyID: property.propertyID))
@@ -170,8 +177,8 @@ extension Database {
         let afterFields = transaction.fields(of: change, schema: schema)
         recordIndexChanges(key, schema: schema, before: beforeFields, after: afterFields)
         if schema.mayHoldLinks {
-            let before = beforeFields.map { Self.outgoingLinks($0, schema: schema) } ?? []
-            let after = afterFields.map { Self.outgoingLinks($0, schema: schema) } ?? []
+            let before = beforeFields.map { Self.outgoingLinks($0, schema: schema, visited: &transaction.visitedElements) } ?? []
+            let after = afterFields.map { Self.outgoingLinks($0, schema: schema, visited: &transaction.visitedElements) } ?? []
             if before != after {
                 for link in before.subtracting(after) {
                     transaction.backlinkChanges[link.source, default: [:]][Backlink(source: key, propertyID: link.propertyID)] = false

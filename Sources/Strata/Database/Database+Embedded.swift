@@ -58,12 +58,18 @@ extension Database {
         case .embedded(_, let id, let fields):
             adoptEmbeddedObject(id, fields: fields, property: property, position: nil, parent: parent)
         case .list(let elements):
-            for (position, element) in elements.enumerated() {
-                guard case .embedded(_, let id, let fields) = element else { continue }
-                adoptEmbeddedObject(id, fields: fields, property: property, position: position, parent: parent)
-            }
+            adoptEmbeddedObjects(in: elements, from: 0, property: property, parent: parent)
         default:
             break
+        }
+    }
+
+    /// Makes the unmanaged embedded objects stored in `elements`, list elements of a parent's
+    /// property from position `first` on (nil: not a list), managed views of what was stored.
+    func adoptEmbeddedObjects(in elements: [FieldValue], from first: Int?, property: Int, parent: ObjectState) {
+        for (offset, element) in elements.enumerated() {
+            guard case .embedded(_, let id, let fields) = element else { continue }
+            adoptEmbeddedObject(id, fields: fields, property: property, position: first.map { $0 + offset }, parent: parent)
         }
     }
 

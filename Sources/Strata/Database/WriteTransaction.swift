@@ -83,6 +83,14 @@ final class WriteTransaction {
     var indexChanges: [StorageKey: Bool] = [:]
     /// Per shared secondary-index entry: the object keys this write added (true) or removed.
     var sharedIndexChanges: [StorageKey: [StorageKey: Bool]] = [:]
+    /// Per object a collection changed in place (`Database.editField`), per property index:
+    /// what the write keeps to make the next in-place change of the field cheap. Storing any
+    /// other change of the object drops its entry.
+    var fieldCaches: [ObjectKey: [Int: FieldCache]] = [:]
+    /// Elements of collection fields the write's changes visited to keep backlinks and sets in
+    /// step: links walked, map keys compared, set members hashed or compared. It measures the
+    /// cost of a change (tests read it); it decides nothing.
+    var visitedElements = 0
 
     /// Transaction number `serial` over `base`, filling `tables` (empty; the previous write's,
     /// so that a loop of similar writes does not regrow them).
@@ -145,8 +153,12 @@ final class WriteTransaction {
         return Reservation(position: position, previous: position == end ? nil : changes[position].change)
     }
 
-    /// Stores `key`'s change in its reserved place.
-    func store(_ change: __owned Change, at reservation: Reservation, for key: __owned ObjectKey) {
+    /// Stores `key`'s change in its reserved place. Unless `keepingFieldCaches` (a change made
+    /// in place, which keeps them up to date), the object's `fieldCaches` go.
+    func store(
+        _ change: __owned Change, at reservation: Reservation, for key: __owned ObjectKey, keepingFieldCaches: Bool = false
+    ) {
+        if !keepingFieldCaches, !fieldCaches.isEmpty { fieldCaches[key] = nil }
         if reservation.position == changes.count {
             changes.append((key, change))
             changeCount += 1
@@ -201,6 +213,17 @@ final class WriteTransaction {
             }
         case .delete: return nil
         }
+    }
+
+    /// The fields of the `.put` change in `reservation`, taken out of the write (a deletion
+    /// stands in their place until a `store` at the same reservation), so that the caller holds
+    /// the only reference to them and can change them in place.
+    func takeFields(at reservation: Reservation) -> [FieldValue] {
+        guard reservation.position < changes.count, case .put(let fields) = changes[reservation.position].change else {
+            preconditionFailure("takeFields(at:) of a change that is not a .put")
+        }
+        changes[reservation.position].change = .delete
+        return fields
     }
 
     /// Gives up a reservation without a change.

@@ -99,6 +99,15 @@ public final class _ObjectState {
         cachedVersion = version
     }
 
+    /// Drops the cached fields (the next read loads them again), so that the write's copy of
+    /// them is the only one and can be changed in place (`Database.editField`).
+    func forgetFields() {
+        fields = []
+        pendingRecord = nil
+        table = nil
+        cachedVersion = -1
+    }
+
     /// The record of an object primed with a table row whose fields are not decoded yet (its
     /// entry is copied out of the table only when a read needs the record).
     private var tableRecord: Snapshot.Entry? {

@@ -7,11 +7,20 @@ extension FieldValue {
     /// - Throws: ``StrataError`` `.invalidValue`.
     /// - Complexity: O(n) in the number of values inside containers; O(1) for a scalar.
     func checkNesting() throws {
-        if nestsDeeper(than: RecordCodec.maxNesting) {
-            throw StrataError(
-                .invalidValue,
-                "the value nests lists, maps or embedded objects more than \(RecordCodec.maxNesting) levels deep")
-        }
+        if nestsDeeper(than: RecordCodec.maxNesting) { throw Self.nestingError }
+    }
+
+    /// Throws when this value, as an element (or a map value) of a top-level collection field,
+    /// makes the field nest deeper than a record may hold: what ``checkNesting()`` of the field
+    /// would find, given the field's other elements pass.
+    /// - Throws: ``StrataError`` `.invalidValue`.
+    /// - Complexity: O(n) in the number of values inside this value's containers.
+    func checkNestingAsElement() throws {
+        if RecordCodec.maxNesting == 0 || nestsDeeper(than: RecordCodec.maxNesting - 1) { throw Self.nestingError }
+    }
+
+    private static var nestingError: StrataError {
+        StrataError(.invalidValue, "the value nests lists, maps or embedded objects more than \(RecordCodec.maxNesting) levels deep")
     }
 
     /// Whether containers nest more than `levels` deep in this value.
