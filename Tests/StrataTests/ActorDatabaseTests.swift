@@ -80,6 +80,9 @@ final class ActorDatabaseTests: DatabaseTestCase {
             let found = await first.reference(toDogNamed: "Rex")
             let reference = try XCTUnwrap(found)
             try await second.rename(reference, to: "Max")
+            // The first actor's database reads the rename once an autorefresh has run between
+            // its jobs (queued when the commit landed; no sooner than that).
+            for _ in 0..<500 where await first.names() != ["Max"] { try await Task.sleep(nanoseconds: 2_000_000) }
             return await first.names()
         }
         XCTAssertEqual(names, ["Max"])
