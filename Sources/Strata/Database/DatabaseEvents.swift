@@ -22,17 +22,21 @@ final class DatabaseEvents: Sendable {
         var isScheduled = false
         /// Dereferenced only on `actor`, where the database lives.
         weak var database: Database?
+        /// The actor the database was opened on (weak: an actor that owns its database holds
+        /// this through it).
+        weak var actor: (any Actor)?
         var inboxes: [ObjectIdentifier: NotificationInbox] = [:]
     }
 
     private let notifier: CommitNotifier
-    /// The actor the database was opened on, or nil: then it never autorefreshes.
-    private let actor: (any Actor)?
+    /// Whether the database was opened on an actor: otherwise it never autorefreshes.
+    private let isOnActor: Bool
     private let state = Locked(State())
 
     init(notifier: CommitNotifier, actor: (any Actor)?) {
         self.notifier = notifier
-        self.actor = actor
+        self.isOnActor = actor != nil
+        state.withLock { $0.actor = actor }
     }
 
     /// Starts listening to the store's commits on behalf of `database`.
@@ -45,7 +49,7 @@ final class DatabaseEvents: Sendable {
 
     /// See `Database.autorefresh`: on only when the database was opened on an actor.
     var autorefresh: Bool {
-        get { actor != nil && state.withLock { $0.autorefresh } }
+        get { isOnActor && state.withLock { $0.autorefresh } }
         set { state.withLock { $0.autorefresh = newValue } }
     }
 
@@ -63,12 +67,13 @@ final class DatabaseEvents: Sendable {
     /// A commit was published by the database `origin` (nil: the writing process a read-only
     /// store follows). Called on the committing thread.
     private func commitLanded(by origin: ObjectIdentifier?) {
-        let (autorefreshes, scheduleNow, isOrigin) = state.withLock { state -> (Bool, Bool, Bool) in
+        let (autorefreshes, scheduleOn, isOrigin) = state.withLock { state -> (Bool, (any Actor)?, Bool) in
             let isOrigin = origin != nil && state.database.map(ObjectIdentifier.init) == origin
+            let actor = state.actor
             let autorefreshes = actor != nil && state.autorefresh && state.database != nil
             let scheduleNow = autorefreshes && !isOrigin && !state.isScheduled
             if scheduleNow { state.isScheduled = true }
-            return (autorefreshes, scheduleNow, isOrigin)
+            return (autorefreshes, scheduleNow ? actor : nil, isOrigin)
         }
         // The database's own commit moved it already (and told its observers).
         guard !isOrigin else { return }
@@ -76,7 +81,7 @@ final class DatabaseEvents: Sendable {
             post(.refreshRequired)
             return
         }
-        if scheduleNow, let actor {
+        if let actor = scheduleOn {
             Task { await actor.runAutorefresh(of: self) }
         }
     }

@@ -14,8 +14,10 @@ extension ChangeSequence {
     /// released (for an observation with no initial delivery: an object's, a database's).
     func deliverLater<A: Actor>(on actor: A, _ block: @escaping @Sendable (isolated A, Change) -> Void) -> NotificationToken {
         let subscription = self.subscription
+        // Weak: an actor that keeps the token would otherwise be kept by it for ever.
+        let target = WeakActor(actor)
         let task = Task {
-            while let next = await subscription.mailbox.take() {
+            while let next = await subscription.mailbox.take(), let actor = target.actor {
                 await actor.deliverStrataChange(next, to: block)
             }
         }
@@ -30,4 +32,12 @@ extension Actor {
     ) {
         block(self, handoff.change)
     }
+}
+
+/// A weak reference to an actor, for a task that must not keep it alive. Written once, at
+/// `init`; Swift's weak loads are thread-safe.
+private final class WeakActor<A: Actor>: @unchecked Sendable {
+    weak var actor: A?
+
+    init(_ actor: A) { self.actor = actor }
 }
