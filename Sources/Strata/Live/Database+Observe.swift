@@ -52,11 +52,13 @@ extension Database {
     }
 
     /// Calls `block` on `actor` with each of this database's notifications (see
-    /// ``observe(on:_:)``): each delivery runs as a job of `actor`, in order.
+    /// ``observe(on:_:)``): each delivery runs as a job of `actor`, in order. `isolation` is the
+    /// caller's actor (filled in by the compiler).
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
     /// - Complexity: O(1) here and per notification.
     public func observe<A: Actor>(
-        on actor: A, _ block: @escaping @Sendable (isolated A, Notification) -> Void
+        on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @escaping @Sendable (isolated A, Notification) -> Void
     ) -> NotificationToken {
         changes.deliverLater(on: actor, block)
     }

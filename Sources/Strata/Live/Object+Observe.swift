@@ -84,12 +84,14 @@ extension ThreadConfined where Self: Object {
 
     /// Calls `block` on `actor` after each commit that changes the object, as
     /// ``observe(keyPaths:on:_:)`` does on a queue: each delivery runs as a job of `actor`, in
-    /// commit order, carrying a frozen object (as ``changes(keyPaths:)``).
+    /// commit order, carrying a frozen object (as ``changes(keyPaths:)``). `isolation` is the
+    /// caller's actor (filled in by the compiler).
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
     /// - Complexity: O(1) here (reading the object's observed values); each delivery reads its
     ///   record.
     public func observe<A: Actor>(
-        keyPaths: [String]? = nil, on actor: A, _ block: @escaping @Sendable (isolated A, ObjectChange<Self>) -> Void
+        keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+        _ block: @escaping @Sendable (isolated A, ObjectChange<Self>) -> Void
     ) -> NotificationToken {
         changes(keyPaths: keyPaths).deliverLater(on: actor, block)
     }
