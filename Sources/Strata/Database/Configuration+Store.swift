@@ -16,7 +16,7 @@ extension Database.Configuration {
         return data.appendingPathComponent(ProcessInfo.processInfo.processName).appendingPathComponent("default")
     }
 
-    /// The configuration ``Database/init()`` opens, as Realm's `defaultConfiguration`: the
+    /// The configuration ``Database/init(isolation:)`` opens, as Realm's `defaultConfiguration`: the
     /// ``defaultDirectory`` and no classes until the program sets them (Linux has no runtime
     /// that lists a program's model classes).
     ///
