@@ -155,7 +155,7 @@ struct Demo: ParsableCommand {
         }
         let fileManager = FileManager.default
         let names = try Output.reportingErrors { try SystemErrors.io("read \(path)") { try fileManager.contentsOfDirectory(atPath: path) } }
-        let foreign = names.filter { !Self.isStrataFile($0) }.sorted()
+        let foreign = names.filter { !Store.isStoreFileName($0) }.sorted()
         guard foreign.isEmpty else {
             Output.error("demo: refusing to overwrite \(path): it holds files that are not part of a Strata database (\(foreign.prefix(3).joined(separator: ", "))\(foreign.count > 3 ? ", …" : ""))")
             throw ExitCode(ToolExit.failure)
@@ -175,13 +175,6 @@ struct Demo: ParsableCommand {
             }
         }
         print("demo: removed the database in \(path) (--overwrite)")
-    }
-
-    private static func isStrataFile(_ name: String) -> Bool {
-        if ["LOCK", "MANIFEST", "MANIFEST.tmp"].contains(name) { return true }
-        guard name.hasSuffix(".seg") else { return false }
-        let stem = name.dropLast(4)
-        return !stem.isEmpty && stem.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }
 

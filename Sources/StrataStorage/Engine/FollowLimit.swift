@@ -24,7 +24,7 @@ struct FollowLimit: Equatable, Sendable {
 
     /// Reads whether a writer runs, then its record. Never throws.
     static func read(in directory: String, fileSystem: any FileSystem) -> FollowLimit {
-        let running = fileSystem.isLockHeld(joinPath(directory, "LOCK"))
+        let running = fileSystem.isLockHeld(joinPath(directory, Store.lockFileName))
         return FollowLimit(writerRunning: running, published: CommittedEnd.read(in: directory, fileSystem: fileSystem))
     }
 

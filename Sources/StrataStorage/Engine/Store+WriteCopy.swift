@@ -78,7 +78,7 @@ extension Store {
         let key = try encryptionKey.map { bytes throws(StrataError) in try StoreKey(bytes) }
         try Self.checkCopyDestination(destination, on: fileSystem)
         try Self.createDirectoryDurably(destination, fileSystem: fileSystem)
-        let lockPath = joinPath(destination, "LOCK")
+        let lockPath = joinPath(destination, Store.lockFileName)
         let createsLock = !fileSystem.exists(lockPath)
         let lock = try fileSystem.lock(lockPath)
         defer { lock.unlock() }

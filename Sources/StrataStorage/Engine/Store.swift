@@ -33,6 +33,8 @@ import Synchronization
 /// read-only (``Options/readOnly``) beside that writer; ``refresh()`` catches such a store up
 /// with the writer's commits.
 public final class Store: Sendable {
+    /// The name of the file whose lock marks the one read-write opener.
+    static let lockFileName = "LOCK"
     /// The directory that holds the store's files.
     public let directory: String
     /// The options the store was opened with.
@@ -137,7 +139,7 @@ public final class Store: Sendable {
             remover = nil
         } else {
             try Self.createDirectoryDurably(directory, fileSystem: fileSystem)
-            directoryLock = try fileSystem.lock(joinPath(directory, "LOCK"))
+            directoryLock = try fileSystem.lock(joinPath(directory, Self.lockFileName))
             remover = SegmentRemover(fileSystem: fileSystem)
         }
         let recovered = try Recovery(directory: directory, options: options, key: key, remover: remover).run()

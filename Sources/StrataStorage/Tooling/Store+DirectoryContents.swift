@@ -47,6 +47,14 @@ extension Store {
         return .otherFiles
     }
 
+    /// Whether `name` is the name of a file a store writes in its directory: `LOCK`, `MANIFEST`,
+    /// `MANIFEST.tmp`, `COMMITTED`, a segment (`000001.seg`) or its hint (`000001.hint`).
+    /// - Complexity: O(n) in the length of `name`.
+    @_spi(Tooling) public static func isStoreFileName(_ name: String) -> Bool {
+        if [lockFileName, Manifest.fileName, Manifest.temporaryName, CommittedEnd.fileName].contains(name) { return true }
+        return SegmentFile.number(fromName: name) != nil || HintFile.number(fromName: name) != nil
+    }
+
     /// Whether the file at `path` can be read and starts with `magic`.
     private static func startsWith(_ magic: [UInt8], _ path: String, _ fileSystem: any FileSystem) -> Bool {
         guard let file = try? fileSystem.open(path, mode: .readOnly) else { return false }
