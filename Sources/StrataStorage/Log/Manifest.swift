@@ -21,8 +21,9 @@
 //   old segments.
 // - crc: masked CRC-32C of every byte before it.
 //
-// Replacement protocol (ManifestStore.install): write MANIFEST.tmp, fsync it, rename it over
-// MANIFEST, fsync the directory; only then may files the old manifest named be unlinked.
+// Replacement protocol (`Manifest.install(in:fileSystem:syncs:)`): write MANIFEST.tmp, fsync
+// it, rename it over MANIFEST, fsync the directory; only then may files the old manifest named
+// be unlinked.
 // A MANIFEST.tmp found at open is a leftover of a crash before the rename and is removed.
 
 /// The decoded contents of a MANIFEST file.
