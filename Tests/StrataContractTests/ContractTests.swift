@@ -2,7 +2,7 @@ import Foundation
 import Strata
 import XCTest
 
-/// Issue 11's contract (`ContractSnippet.swift`, verbatim) run on a small database, and its
+/// The query contract (`ContractSnippet.swift`, verbatim) run on a small database, and its
 /// queries' answers checked against what Realm answers for the same data.
 final class ContractTests: ContractTestCase {
     /// Dogs Rex 5, Fido 2, Rover 9, Spot 4. Ann: dog Rex, dogs [Rex, Fido], lives in Lyon, math

@@ -1,4 +1,5 @@
-// Public names fixed by issue T2-8 (evolve and port). Realm Swift's names with Realm→Database.
+// The evolve-and-port contract, verbatim: migrations, encryption and the porting surface.
+// Realm Swift's names with Realm→Database.
 import Foundation
 import Strata
 

@@ -2,7 +2,7 @@ import Foundation
 import Strata
 import XCTest
 
-/// Issue 13's contract (`EvolveContractSnippet.swift`, verbatim) run as a client would: on a new
+/// The evolve contract (`EvolveContractSnippet.swift`, verbatim) run as a client would: on a new
 /// encrypted database of the tour's models holding Rex and another dog. (Its migration block runs
 /// only on a database whose stored version is below 2; a new one is created at version 2, so the
 /// block's semantics are checked by MigrationTests on a version-1 database.)

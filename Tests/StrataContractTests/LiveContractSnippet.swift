@@ -1,6 +1,6 @@
-// Issue 12's contract (Live), verbatim: the whole public-names block, compiled against
-// `import Strata` with the tour's models and run by LiveContractTests.
-// Public names fixed by issue T2-7 (live). Realm Swift's names with Realm→Database renames.
+// The live contract, verbatim: the whole public-names block of change notifications, frozen
+// views and thread handover, compiled against `import Strata` with the tour's models and run by
+// LiveContractTests. Realm Swift's names with Realm→Database renames.
 import Foundation
 import Strata
 

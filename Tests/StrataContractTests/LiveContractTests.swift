@@ -2,7 +2,7 @@ import Foundation
 import Strata
 import XCTest
 
-/// Issue 12's contract (`LiveContractSnippet.swift`) run on a small database of the tour's
+/// The live contract (`LiveContractSnippet.swift`) run on a small database of the tour's
 /// models, as a client would call it.
 final class LiveContractTests: ContractTestCase {
     /// A tour database holding Ann, whose dogs are Rex.

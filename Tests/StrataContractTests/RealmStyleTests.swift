@@ -295,7 +295,8 @@ final class RealmStyleTests: ContractTestCase {
         XCTAssertEqual(place.location?.longitude, 73.9777)
     }
 
-    /// The contract block of issue 13, items 7–10, as written there.
+    /// The Realm-style contract block, verbatim: creating objects from values, upserts, deletes,
+    /// `deleteAll()`, object identity and `AnyValue`'s typed accessors.
     func testIssueContractBlock() throws {
         let db = try openTourDatabase()
         let rex = Dog(value: ["name": "Rex", "age": 3])

@@ -257,7 +257,8 @@ final class StoreTests: XCTestCase {
     }
 }
 
-/// Regressions found by the fuzzers (Fuzz/Regressions): each once crashed or lost data.
+/// The fuzzers' regression inputs (Fuzz/Regressions) as unit tests: each must open, read or
+/// fail as a `StrataError`, losing no committed data.
 final class FuzzRegressionTests: XCTestCase {
     func testEmptyManifestIsCorruptionAndDeletesNothing() throws {
         let fileSystem = MemoryFileSystem()

@@ -34,7 +34,7 @@ final class MeterV2: Object {
     override class func className() -> String { "Meter" }
 }
 
-/// Issue 13, item 9: indexes on every integer width and on `AnyValue` (seed 002 lists them as
+/// Indexes on every integer width and on `AnyValue` (seed 002 lists them as
 /// indexable). An indexed query must answer as the same query on an unindexed twin property
 /// (a scan), on random data, in and outside a write; the index must be what answers (a plan),
 /// and the integrity check must agree with its entries.
@@ -192,9 +192,9 @@ extension IndexedWidthsTests {
         XCTAssertEqual(db.objects(MeterV2.self).filter("reading == 2.0").map(\.id).sorted(), [6, 10, 18])
     }
 
-    /// Found by the random test: a mixed list or map compared with `IN` or `BETWEEN` read as
-    /// the values it holds inside a write (the evaluator) but as a whole value outside (the
-    /// columns). It is a whole value on every path, as Realm's (`mixed[*]` is not supported).
+    /// A mixed list or map compared with `IN` or `BETWEEN` is a whole value on every path —
+    /// inside a write (the evaluator) and outside (the columns) —, as Realm's (`mixed[*]` is not
+    /// supported), not the values it holds.
     func testAMixedCollectionIsNotTheValuesItHoldsOnAnyPath() throws {
         let db = try open([WidthThing.self])
         try db.write {

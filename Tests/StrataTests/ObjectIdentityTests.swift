@@ -3,7 +3,7 @@ import XCTest
 
 @testable import Strata
 
-/// Issue 13, item 8: `Object` is `Equatable` and `Hashable` by the identity of the stored object,
+/// `Object` is `Equatable` and `Hashable` by the identity of the stored object,
 /// and `isSameObject(as:)` — after RealmSwift ObjectTests `testEqualityForObjectTypeWithPrimaryKey`,
 /// `testEqualityForObjectTypeWithoutPrimaryKey`, `testEqualityForFrozenObjectTypeWithoutPrimaryKey`.
 final class ObjectIdentityTests: DatabaseTestCase {

@@ -32,7 +32,7 @@ final class VOwner: Object {
     @Persisted var note: String? = "none"
 }
 
-/// Issue 13, item 7: `init(value:)`, `create(_:value:update:)`, adding and deleting sequences,
+/// `init(value:)`, `create(_:value:update:)`, adding and deleting sequences,
 /// `deleteAll()` — after RealmSwift's ObjectCreationTests (`testInitWithDictionary`,
 /// `testInitWithArray`, `testCreateWithDictionary`, `testUpdateWithObject…`) and RealmTests
 /// (`testDeleteAll`, `testAddMultipleObjects`).

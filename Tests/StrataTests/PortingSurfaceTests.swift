@@ -4,7 +4,7 @@ import XCTest
 
 @testable import Strata
 
-/// Issue 13's item 9, the Realm calls a porting user reaches for: `AnyValue`'s typed
+/// The Realm calls a porting user reaches for: `AnyValue`'s typed
 /// accessors (Realm's `AnyRealmValue.intValue`…) and `MutableSet`'s `isSubset(of:)` and
 /// `intersects(_:)` (RealmSwift MutableSetTests `testIsSubset`, `testIntersects`).
 final class PortingSurfaceTests: DatabaseTestCase {

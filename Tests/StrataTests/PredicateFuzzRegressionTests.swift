@@ -4,7 +4,8 @@ import XCTest
 
 @testable import Strata
 
-/// Regressions found by the predicate fuzzer (Fuzz/Regressions/PredicateFuzzer).
+/// The inputs of the predicate fuzzer's regression corpus (Fuzz/Regressions/PredicateFuzzer),
+/// as unit tests.
 final class PredicateFuzzRegressionTests: DatabaseTestCase {
     func testCanonicallyEquivalentStringsAreDifferentValues() throws {
         let db = try open()

@@ -27,7 +27,7 @@ final class TeamWithIgnoredValue: Object {
     var scratch = 0
 }
 
-/// Issue 13, item 10: a Realm-style model Strata cannot store as written — a collection or
+/// A Realm-style model Strata cannot store as written — a collection or
 /// `LinkingObjects` declared without `@Persisted` (Realm's older `let dogs = List<Dog>()`) — is
 /// an `.invalidSchema` error at open naming the class and property, not a property silently left
 /// unstored. A plain value without `@Persisted` stays an ignored property, as in Realm.

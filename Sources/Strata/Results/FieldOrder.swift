@@ -27,7 +27,7 @@ enum FieldOrder {
         case (.string(let a), .string(let b)):
             // By UTF-8 bytes (the same order as Unicode scalars), for equality too: Swift's `==`
             // treats "é" and "e\u{301}" as equal, but keys and indexes store bytes, so a
-            // query must agree with them (found by the predicate fuzzer).
+            // query must agree with them.
             if a.utf8.elementsEqual(b.utf8) { return 0 }
             return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
         case (.date(let a), .date(let b)): return a < b ? -1 : (a == b ? 0 : 1)

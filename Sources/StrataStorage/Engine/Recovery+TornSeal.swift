@@ -6,8 +6,8 @@
 // the new one's (no sector atomicity is assumed), and the segment is still the newest one
 // listed. The two headers differ only in the sealed length (bytes 32–39) and the checksum
 // (60–63), so the decoder reads such a header with its other fields and a sealed length of 0
-// (not recorded: the newest segment's length is never checked). What the checksum no longer
-// covers is checked another way: the first record must decode under the header's salt (its
+// (not recorded: the newest segment's length is never checked). What the checksum does not
+// cover is checked another way: the first record must decode under the header's salt (its
 // checksum is seeded with it) and, in an encrypted segment, the key check must match the key
 // (`keyedSeal`). A segment with no record to check it by must hold only zeros past the header.
 // Anything else is the checksum mismatch it looks like: corruption.

@@ -38,7 +38,7 @@ extension Store {
         /// seal (unencrypted stores only), `close()` seals an active segment holding at least an
         /// eighth of ``segmentSize``, and open reads a sealed segment's hint and scans only the
         /// newest segment and those whose hint is missing, damaged or does not match (a
-        /// ``RecoveryEvent`` each): open no longer reads every record, so damage inside a sealed
+        /// ``RecoveryEvent`` each): open does not read every record, so damage inside a sealed
         /// segment's records is found when a snapshot reads them (or by `strata verify`), not
         /// at open. Writing a hint costs a roll a re-read of the sealed segment and a sort of
         /// its keys.

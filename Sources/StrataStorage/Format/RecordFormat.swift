@@ -75,7 +75,7 @@ enum RecordKind: UInt8, Sendable {
     /// whatever the reading store's own `maxValueSize`.
     static let maxValueLength = maxPayloadLength / 2
     /// Sequences at or above this are refused as corruption: no store commits 2^62 times, and
-    /// the bound keeps `sequence + 1` from ever overflowing (found by the segment fuzzer).
+    /// the bound keeps `sequence + 1` from ever overflowing.
     static let maxSequence: UInt64 = 1 << 62
     /// The longest key, in bytes.
     static let maxKeyLength = Int(UInt16.max)

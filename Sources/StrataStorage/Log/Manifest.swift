@@ -102,7 +102,7 @@
                     file: file, offset: 8)
             }
             // The engine never writes an empty list; accepting one would make a read-write open
-            // delete every segment as a leftover (found by the manifest fuzzer).
+            // delete every segment as a leftover.
             guard count > 0 else {
                 throw StrataError.corrupt("manifest lists no segments", file: file, offset: 12)
             }

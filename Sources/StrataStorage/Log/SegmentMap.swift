@@ -5,7 +5,7 @@
 // map keeps a table indexed by `number - first` and finds a file with one bounds check instead
 // of a hash. The table is kept only while it is small next to the number of segments; numbers
 // far apart (a hand-edited or hostile MANIFEST) fall back to the dictionary alone, so no input
-// can make the map allocate more than a few words per segment (found by the manifest fuzzer).
+// can make the map allocate more than a few words per segment.
 //
 // A value type: copying one for a snapshot copies two references.
 

@@ -22,8 +22,8 @@ enum ThreadSanitizer {
 /// state. When a reader drops the last snapshot that holds a node, the writer finds the node
 /// uniquely referenced and mutates it in place. The atomic reference count orders the reader's
 /// reads before the writer's writes, but the Swift runtime that keeps the count is not
-/// instrumented, so the sanitizer reported the two as a race (now and then, in
-/// `ConcurrencyTests`). So, under the sanitizer, every in-place mutation of the published state
+/// instrumented, so without the fence the sanitizer reports the two as a race (now and then,
+/// in `ConcurrencyTests`). So, under the sanitizer, every in-place mutation of the published state
 /// runs inside the fence, and so does the start of every `SnapshotStorage.deinit`, before the
 /// storage lets its references go: either the writer's check of uniqueness and its writes come
 /// before the reader's release (and then the node is still shared and gets copied), or the
