@@ -4,7 +4,7 @@ import XCTest
 @testable import Strata
 
 // A map's values as a query source, as Realm's Map (MapTests.swift testFilter,
-// testKeyedSortable, testKeyedAggregatable): a map of objects answers where/filter/sorted/
+// testKeyedSortable, testKeyedAggregatable): a map of objects answers where, filter, sorted,
 // distinct and the aggregates with live Results of its objects, in ascending key order, nil
 // values and deleted objects left out; a map of values has min()/max()/sum()/average().
 
