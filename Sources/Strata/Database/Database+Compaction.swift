@@ -1,7 +1,7 @@
 import StrataStorage
 
 // Compaction from async code, and the background compactor's progress
-// (docs/design.md, "Background compaction").
+// (docs/design-storage.md, "Background compaction").
 
 extension Database {
     /// Compacts as ``compact()`` does, without holding the calling task's thread, and stops

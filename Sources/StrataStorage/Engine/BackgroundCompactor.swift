@@ -6,14 +6,14 @@ import Musl
 import Darwin
 #endif
 
-// The background compactor of one open writable store (docs/design.md, "Background
+// The background compactor of one open writable store (docs/design-storage.md, "Background
 // compaction"): a dedicated thread that sleeps until asked (`request()`: after each segment
 // seal), asks its store whether the policy wants a compaction, and runs it with hooks that
 // publish progress (to the polled status and to the update streams), yield while commits
 // queue, and stop the run when asked to.
 //
 // A thread, not a Task: compaction is blocking file I/O under the engine's pthread locks
-// (docs/design.md, "Locks"), which must not occupy the cooperative pool's few threads.
+// (docs/design-storage.md, "Locks"), which must not occupy the cooperative pool's few threads.
 //
 // The thread owns the compactor's view of its store (`Store.init(sharingStateOf:)`: the same
 // state, without the directory lock or the compactor), never the `Store` its opener holds.

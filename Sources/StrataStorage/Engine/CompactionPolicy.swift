@@ -1,7 +1,7 @@
 /// When a store compacts itself in the background (see ``Store/Options/compaction``).
 ///
 /// A compaction always rewrites the whole sealed part of the log (every segment but the active
-/// one; docs/design.md, "Compaction"), so the policy judges that part as one: it runs when the
+/// one; docs/design-storage.md, "Compaction"), so the policy judges that part as one: it runs when the
 /// sealed segments hold at least `minimumBytes` and at least `minimumDeadRatio` of their bytes
 /// are dead (overwritten values, tombstones, commit records).
 ///

@@ -1,6 +1,6 @@
 extension Store {
     /// Whether compaction trains a zstd dictionary from the live values it copies and
-    /// compresses small values with it (docs/design.md, "Compression dictionaries").
+    /// compresses small values with it (docs/design-storage.md, "Compression dictionaries").
     ///
     /// A value; `Sendable`.
     public enum DictionaryCompression: Sendable, Equatable {

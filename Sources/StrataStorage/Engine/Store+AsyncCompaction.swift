@@ -1,7 +1,7 @@
 import Synchronization
 
 // `compact()` for async callers: the same compaction, run on a thread of its own, which a
-// cancelled task stops at the next batch of records (docs/design.md, "Background
+// cancelled task stops at the next batch of records (docs/design-storage.md, "Background
 // compaction").
 
 extension Store {

@@ -124,7 +124,7 @@ public final class Store: Sendable {
         var options = options
         if options.readOnly, let posix = options.fileSystem as? PosixFileSystem, posix.mappedReads {
             // No lock: a writer in another process may truncate a segment under this store,
-            // which would make a mapped read fault (docs/design.md, "Reads and mmap").
+            // which would make a mapped read fault (docs/design-storage.md, "Reads and mmap").
             options.fileSystem = PosixFileSystem(mappedReads: false)
         }
         self.directory = directory

@@ -53,7 +53,7 @@ extension Store {
         /// encrypted. Default nil.
         ///
         /// A store created with a key encrypts the keys and values of every record with
-        /// AES-256-GCM under keys derived from it (docs/design.md, "Encryption at rest"); it can
+        /// AES-256-GCM under keys derived from it (docs/design-storage.md, "Encryption at rest"); it can
         /// be opened only with the same key. A store's key cannot change in place: use
         /// ``Store/writeCopy(toDirectory:on:encryptionKey:)``. Opening fails with `.invalidKey`
         /// when the key is wrong, missing for an encrypted store, given for a plain one, or not

@@ -80,7 +80,7 @@ struct SegmentCipher: Sendable, Equatable {
             }
         } catch {
             // Only a key of the wrong size or a message over 64 GiB make BoringSSL refuse; the
-            // key is 32 bytes and a payload at most 1 GiB (docs/design.md, traps).
+            // key is 32 bytes and a payload at most 1 GiB (docs/design-traps.md).
             preconditionFailure("AES-256-GCM refused to seal \(plaintext.count) bytes: \(error)")
         }
     }

@@ -1,5 +1,5 @@
 // COMMITTED: where the running writer's decided log ends, for read-only followers
-// (docs/format.md §13, docs/design.md "Following another process").
+// (docs/format.md §13, docs/design-notifications.md "Following another process").
 //
 // ┌────────────┬─────────────┬─────────────┬──────────┬─────────┐
 // │ magic (8)  │ session (8) │ segment (4) │ end (8)  │ crc (4) │
