@@ -60,7 +60,7 @@ public final class Migration {
     ///
     /// An unknown class, an embedded class (embedded objects are created through their
     /// parent's property) or a value that does not convert fails the migration with
-    /// ``StrataError`` `.invalidValue`; the object returned then is not written.
+    /// ``/StrataStorage/StrataError`` `.invalidValue`; the object returned then is not written.
     /// - Returns: the new object, which the block may go on setting.
     /// - Complexity: O(p) for the value's p properties.
     @discardableResult
@@ -112,7 +112,7 @@ public final class Migration {
     /// values: rename within the same type, then convert in ``enumerateObjects(ofType:_:)``.
     ///
     /// A class or property that does not exist, a stored property that is still declared, or a
-    /// type change that loses values fails the migration with ``StrataError`` `.invalidValue`
+    /// type change that loses values fails the migration with ``/StrataStorage/StrataError`` `.invalidValue`
     /// naming the class and property: the open throws it and nothing is written.
     /// - Complexity: O(n) for the class's n stored objects.
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
