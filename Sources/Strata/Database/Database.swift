@@ -29,7 +29,7 @@ public final class Database {
     /// What a database is opened with.
     ///
     /// A value type; `Sendable`.
-    public struct Configuration: @unchecked Sendable {
+    public struct Configuration: Sendable {
         /// The directory that holds the database's files; created if missing.
         public var directory: URL
         /// The model classes (every `Object` and `EmbeddedObject` subclass used).

@@ -4,7 +4,11 @@ import StrataStorage
 /// The block a ``Database/Configuration/migrationBlock`` names: called once, when a database
 /// whose stored schema version is lower than the configuration's opens, with the migration and
 /// the stored version.
-public typealias MigrationBlock = (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+///
+/// Thread safety: `@Sendable`, as the ``Database/Configuration`` that holds it is `Sendable`:
+/// it runs on whichever thread or task opens the database, so it may capture only `Sendable`
+/// values (constants, a lock around a counter), not a variable of the code that made it.
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
 
 /// What a migration block works with, as Realm's `Migration`: the stored objects of each class
 /// beside their new versions, and the changes a block may make (rename a property, create and
