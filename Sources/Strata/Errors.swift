@@ -47,7 +47,7 @@ extension StrataError {
 
 extension StrataError {
     /// `error` with `context` (the class and property concerned, say) before its message; an
-    /// error that is not a ``StrataError`` becomes `.invalidValue`.
+    /// error that is not a ``/StrataStorage/StrataError`` becomes `.invalidValue`.
     static func inContext(_ context: String, _ error: any Error) -> StrataError {
         if let error = error as? StrataError {
             return StrataError(error.code, "\(context): \(error.message)", file: error.file, offset: error.offset, errno: error.errno)

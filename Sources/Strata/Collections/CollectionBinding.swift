@@ -49,7 +49,7 @@ struct CollectionBinding {
     }
 
     /// `element` as the field stores it, checked to fit in a record as an element of it.
-    /// - Throws: what converting it throws; ``StrataError`` `.invalidValue` when it nests too
+    /// - Throws: what converting it throws; ``/StrataStorage/StrataError`` `.invalidValue` when it nests too
     ///   deep.
     func stored<Element: _Persistable>(_ element: Element) throws -> FieldValue {
         let value = try element._strataWrite(database)

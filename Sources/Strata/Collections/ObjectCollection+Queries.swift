@@ -62,7 +62,7 @@ extension _ObjectCollection {
     }
 
     /// As ``filter(_:_:)``, with a bad predicate reported as an error.
-    /// - Throws: ``StrataError`` `.invalidQuery` describing the problem.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` describing the problem.
     public func filter(checking predicateFormat: String, _ args: Any...) throws -> Results<_ResultElement> {
         try _results.filtered(predicateFormat, args)
     }
@@ -74,7 +74,7 @@ extension _ObjectCollection {
     }
 
     /// As ``sorted(byKeyPath:ascending:)``, with an unknown name reported as an error.
-    /// - Throws: ``StrataError`` `.invalidQuery` when the name is not a key path to one value.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when the name is not a key path to one value.
     public func sorted(checkingKeyPath keyPath: String, ascending: Bool = true) throws -> Results<_ResultElement> {
         try _results.sorted(checkingKeyPath: keyPath, ascending: ascending)
     }

@@ -31,7 +31,7 @@ extension Database.Configuration {
     /// Points `options` at the store this configuration names and returns its directory: an
     /// in-memory file system shared by the identifier, or the directory, seeded first when
     /// ``seedFilePath`` is set and it holds no database.
-    /// - Throws: ``StrataError`` `.io` when the seed cannot be copied, `.notFound` when it
+    /// - Throws: ``/StrataStorage/StrataError`` `.io` when the seed cannot be copied, `.notFound` when it
     ///   does not exist, `.invalidArgument` when the directory holds files but no database
     ///   (nothing is copied or deleted).
     func prepareStore(_ options: inout Store.Options) throws -> String {
@@ -70,7 +70,7 @@ extension Database {
     /// let db = try Database()
     /// ```
     /// `isolation` is the caller's actor, as for ``init(configuration:isolation:)``.
-    /// - Throws: ``StrataError`` `.invalidSchema` when the default configuration names no
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidSchema` when the default configuration names no
     ///   classes; what ``init(configuration:isolation:)`` throws.
     public convenience init(isolation: isolated (any Actor)? = #isolation) throws {
         let configuration = Configuration.defaultConfiguration

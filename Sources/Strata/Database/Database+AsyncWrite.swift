@@ -20,7 +20,7 @@ extension Database {
     ///   - block: the changes to make.
     /// - Returns: what `block` returns.
     /// - Throws: `CancellationError` when the task is cancelled before the write begins
-    ///   (nothing is run or written); what `block` throws; ``StrataError`` `.readOnly` for a
+    ///   (nothing is run or written); what `block` throws; ``/StrataStorage/StrataError`` `.readOnly` for a
     ///   frozen or read-only database (``Configuration/readOnly``), `.notInWriteTransaction` when a write is already open on this database, or
     ///   this task has one open on another `Database` of the same files (thrown at once: waiting
     ///   for itself would never end); the errors of ``commitWrite()``.

@@ -43,7 +43,7 @@ extension Database {
     }
 
     /// The entries of a backlink record, in stored order.
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the bytes are malformed.
     static func decodeBacklinkRecord(_ bytes: UnsafeRawBufferPointer) throws -> [Backlink] {
         var reader = ByteReader(bytes: bytes)
         var result: [Backlink] = []

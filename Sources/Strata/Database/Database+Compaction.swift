@@ -24,7 +24,7 @@ extension Database {
     /// - Parameter isolation: the caller's actor; leave it to its default.
     /// - Returns: what the compaction did (segments and bytes before and after).
     /// - Throws: `CancellationError` when the task is cancelled before the install (nothing
-    ///   changed; thrown at once when it was cancelled before the call); ``StrataError``
+    ///   changed; thrown at once when it was cancelled before the call); ``/StrataStorage/StrataError``
     ///   `.readOnly` for a database opened read-only, otherwise what ``compact()`` throws.
     /// - Complexity: as ``compact()``; a cancellation takes effect within 64 records' copying.
     @discardableResult
@@ -36,7 +36,7 @@ extension Database {
 
     /// What the background compactor is doing and has done: whether a compaction runs, its
     /// progress (bytes done / total), finished and failed runs, the last report and failure.
-    /// All zero with ``CompactionPolicy/manual`` or read-only.
+    /// All zero with ``/StrataStorage/CompactionPolicy/manual`` or read-only.
     ///
     /// Thread safety: may be read from any thread (it reads the store shared by every
     /// `Database` of these files in this process).
@@ -48,7 +48,7 @@ extension Database {
     /// The background compactor's statuses as they change: the current one first, then one
     /// each time a run starts, advances (by at least 1 % of its bytes to copy), finishes or
     /// fails. The stream ends when the store is closed: when the last `Database` of these
-    /// files in this process goes. With ``CompactionPolicy/manual`` or read-only it holds the
+    /// files in this process goes. With ``/StrataStorage/CompactionPolicy/manual`` or read-only it holds the
     /// current status and ends at once.
     ///
     /// ```swift

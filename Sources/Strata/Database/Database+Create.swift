@@ -35,7 +35,7 @@ extension Database {
     /// ```
     ///
     /// Thread safety: on the database's thread, inside its write.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write; `.wrongDatabase` when
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` outside a write; `.wrongDatabase` when
     ///   `type` is not one of the database's object types; `.invalidValue` naming the class and
     ///   property when `value` does not fit (nothing is written then); `.primaryKeyExists` with
     ///   `.error` when the primary key is stored already; `.invalidArgument` for `.modified` or
@@ -61,7 +61,7 @@ extension Database {
     /// `deleteAll()`. The classes stay registered.
     ///
     /// Thread safety: on the database's thread, inside its write.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write.
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` outside a write.
     /// - Complexity: O(n) in the number of stored objects, with their links.
     public func deleteAll() throws {
         guard transaction != nil else {

@@ -18,7 +18,7 @@ extension Database {
     ///
     /// Writers wait for each other, blocking the thread (from async code, ``asyncWrite(isolation:_:)``
     /// suspends the task instead); readers never wait.
-    /// - Throws: what `block` throws; ``StrataError`` `.readOnly` for a frozen or read-only
+    /// - Throws: what `block` throws; ``/StrataStorage/StrataError`` `.readOnly` for a frozen or read-only
     ///   database (``Configuration/readOnly``); `.notInWriteTransaction` when a write is
     ///   already open on this database, or on another `Database` of the same files on this
     ///   thread (or task), or a property set inside it could not be stored
@@ -46,7 +46,7 @@ extension Database {
 
     /// Opens a write transaction; pair it with ``commitWrite()`` or ``cancelWrite()``.
     /// Waits while another writer has one open.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` when this database already has one
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` when this database already has one
     ///   open, or this thread (or task) has one open on another `Database` of the same files
     ///   (waiting for it would never end); `.readOnly` for a frozen or read-only database
     ///   (``Configuration/readOnly``).
@@ -88,7 +88,7 @@ extension Database {
     }
 
     /// Commits the open write transaction.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` when none is open; a deferred
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` when none is open; a deferred
     ///   `.invalidValue` from a property set in it, or the `.corruption` a read in it found
     ///   (see ``readFailure``) — the write is then rolled back; the storage engine's errors
     ///   (the write is then rolled back).
@@ -153,8 +153,10 @@ extension Database {
     /// Unmanaged objects it links to are added with the same `update` policy (as Realm's).
     ///
     /// Thread safety: on the database's thread, inside its write.
-    /// - Parameter update: what to do when an object with the same primary key exists.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write; `.primaryKeyExists`
+    /// - Parameters:
+    ///   - object: the object to add.
+    ///   - update: what to do when an object with the same primary key exists.
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` outside a write; `.primaryKeyExists`
     ///   (nothing changed) with `.error`; `.wrongDatabase` when the object's class is not
     ///   registered or it belongs to another database; `.invalidValue` when a property cannot
     ///   be stored, or the object (or one it links to) was made by ``ObjectBase/init(value:)``
@@ -417,7 +419,7 @@ extension Database {
     }
 
     /// Deletes a managed object. Links to it read as nil afterwards; the object is invalidated.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` outside a write, `.wrongDatabase` for an
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` outside a write, `.wrongDatabase` for an
     ///   unmanaged object or one of another database, `.objectInvalidated` when it is already
     ///   deleted.
     public func delete(_ object: Object) throws {

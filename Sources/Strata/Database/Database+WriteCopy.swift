@@ -19,7 +19,7 @@ extension Database {
     /// The copy is complete and durable when this returns; a crash before then leaves no
     /// directory that opens as a database, and a thrown error leaves none of the files the
     /// copy created. `directory` is created when missing and must not hold a database. It is
-    /// on the file system of ``Configuration/storageOptions`` (the disk, by default), for an
+    /// on the file system of the configuration's storage options (the disk, by default), for an
     /// in-memory database (``Configuration/inMemoryIdentifier``) too.
     ///
     /// Thread safety: a live database is called on the thread that uses it, a frozen one from
@@ -29,7 +29,7 @@ extension Database {
     /// - Parameters:
     ///   - directory: the directory of the copy.
     ///   - encryptionKey: the copy's 64-byte key, or nil for a copy that is not encrypted.
-    /// - Throws: ``StrataError`` with code `.invalidKey` when `encryptionKey` is not 64 bytes
+    /// - Throws: ``/StrataStorage/StrataError`` with code `.invalidKey` when `encryptionKey` is not 64 bytes
     ///   (nothing is written); `.invalidArgument` when `directory` already holds a database
     ///   (nothing there is changed); `.locked` when another open holds it; `.corruption` (naming
     ///   file and offset) when a record of this database fails its checks, and `.io`: the files

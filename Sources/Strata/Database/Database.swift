@@ -29,7 +29,7 @@ public final class Database {
     /// What a database is opened with.
     ///
     /// A value type; `Sendable`.
-    public struct Configuration: @unchecked Sendable {
+    public struct Configuration: Sendable {
         /// The directory that holds the database's files; created if missing.
         public var directory: URL
         /// The model classes (every `Object` and `EmbeddedObject` subclass used).
@@ -45,7 +45,7 @@ public final class Database {
         /// writes. Default `false`.
         ///
         /// ``Database/write(_:)``, ``Database/beginWrite()`` and
-        /// ``Database/asyncWrite(isolation:_:)`` throw ``StrataError`` `.readOnly`; the stored
+        /// ``Database/asyncWrite(isolation:_:)`` throw ``/StrataStorage/StrataError`` `.readOnly`; the stored
         /// schema must already hold every class of ``objectTypes`` as declared (opening throws
         /// `.readOnly` or `.schemaMismatch` otherwise, and writes nothing). A read-only database
         /// follows the writing process: its change observers are told of that process's
@@ -80,19 +80,19 @@ public final class Database {
         /// files and the bytes its live objects use. Compaction is online (see
         /// ``Database/compact()``). Default nil (never).
         public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
-        /// When the database compacts itself in the background (``CompactionPolicy``). Default
-        /// ``CompactionPolicy/default``; `.manual` leaves it to ``Database/compact()``.
+        /// When the database compacts itself in the background (``/StrataStorage/CompactionPolicy``). Default
+        /// ``/StrataStorage/CompactionPolicy/default``; `.manual` leaves it to ``Database/compact()``.
         public var compaction: CompactionPolicy = .default
         /// The most versions that may be kept alive at once (the latest and those frozen
         /// databases, objects and results read), as Realm's `maximumNumberOfActiveVersions`: a
-        /// write that would make more throws ``StrataError`` `.tooManyActiveVersions`. Old
+        /// write that would make more throws ``/StrataStorage/StrataError`` `.tooManyActiveVersions`. Old
         /// versions keep the files they read from being compacted away. Default nil (no limit).
         public var maximumNumberOfActiveVersions: UInt?
         /// Open from the hint files beside the sealed segments instead of reading every record
         /// (Bitcask's hint files): an open of a million objects then takes tens of milliseconds
         /// rather than a scan of the whole log, and a close seals a large active segment so that
         /// the next open finds a hint for it too. The trade: records of sealed segments are not
-        /// read at open, so damage in them is found when an object is read (``StrataError``
+        /// read at open, so damage in them is found when an object is read (``/StrataStorage/StrataError``
         /// `.corruption`) or by `strata verify`, not at open. A missing or stale hint is never an
         /// error (its segment is read instead). Encrypted databases have no hints. Default
         /// `false`.
@@ -100,7 +100,7 @@ public final class Database {
         /// The 64-byte key the database is encrypted with (Realm's `encryptionKey`), or nil for
         /// a database that is not encrypted. Default nil. A database created with a key can be
         /// opened only with it: a wrong key, no key, a key for a database that is not encrypted,
-        /// or a key that is not 64 bytes throws ``StrataError`` `.invalidKey` at open.
+        /// or a key that is not 64 bytes throws ``/StrataStorage/StrataError`` `.invalidKey` at open.
         public var encryptionKey: Data?
         /// Storage-engine options for tests (`@_spi(Testing)`) and the `strata` tool
         /// (`@_spi(Tooling)`): the file system (an in-memory or fault-injecting one), the segment
@@ -204,7 +204,7 @@ public final class Database {
 
     /// Opens (creating if needed) the database in `configuration.directory`.
     ///
-    /// - Throws: ``StrataError`` with code `.invalidSchema` (naming class and property) when a
+    /// - Throws: ``/StrataStorage/StrataError`` with code `.invalidSchema` (naming class and property) when a
     ///   model class cannot be stored as declared, `.schemaMismatch` (listing every difference)
     ///   when the stored schema version is higher than the configuration's, or the classes
     ///   changed in a way that needs a migration without a higher version, `.invalidValue` or
@@ -303,7 +303,7 @@ public final class Database {
     /// database not read since) holds them, else when the last of those goes or reads again.
     /// This database lets go of them before returning, unless a write is open on it.
     /// - Returns: what the compaction did (segments and bytes before and after).
-    /// - Throws: ``StrataError`` `.io` when writing the new segments fails (the database is left
+    /// - Throws: ``/StrataStorage/StrataError`` `.io` when writing the new segments fails (the database is left
     ///   as it was), `.closed` when the store refuses writes.
     @discardableResult
     public func compact() throws -> CompactionReport {

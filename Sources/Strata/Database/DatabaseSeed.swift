@@ -27,7 +27,7 @@ enum DatabaseSeed {
 
     /// Copies `seed` into `directory` when that is missing or empty; does nothing when it holds
     /// a database.
-    /// - Throws: ``StrataError`` `.invalidArgument` naming `directory` when it holds anything
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidArgument` naming `directory` when it holds anything
     ///   else (nothing is copied or deleted); `.notFound` when `seed` does not exist; `.io` when
     ///   the copy or the rename fails (the staged copy is removed).
     static func copy(_ seed: URL, into directory: URL) throws {

@@ -6,7 +6,7 @@ import StrataStorage
 
 extension SharedStore {
     /// `self`, when `options` names the key the store was opened with.
-    /// - Throws: ``StrataError`` `.invalidKey` saying what differs.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidKey` saying what differs.
     func checkingKey(_ options: Store.Options) throws -> SharedStore {
         let mine = store.options.encryptionKey
         switch (mine, options.encryptionKey) {

@@ -16,7 +16,7 @@ extension SharedStore {
     enum SchemaStep: Equatable { case bind, migrate, reset }
 
     /// The step that takes `stored` to `declared` at `schemaVersion`.
-    /// - Throws: ``StrataError`` `.schemaMismatch` listing every difference, when the
+    /// - Throws: ``/StrataStorage/StrataError`` `.schemaMismatch` listing every difference, when the
     ///   configuration's version is below the stored one, or the schema changed in a way that
     ///   needs a migration without a higher version (and no reset is allowed).
     static func schemaStep(stored: Catalog, declared: [ObjectSchema], schemaVersion: UInt64, settings: MigrationSettings) throws -> SchemaStep {
@@ -37,7 +37,7 @@ extension SharedStore {
     /// Runs `step` (a migration or a reset) in one commit, holding the writer lock, unless the
     /// stored schema changed meanwhile so that it is no longer needed.
     /// - Returns: whether it ran (false: bind instead).
-    /// - Throws: ``StrataError`` from the migration block's values or the rewrite; the
+    /// - Throws: ``/StrataStorage/StrataError`` from the migration block's values or the rewrite; the
     ///   commit's `.io`; `.schemaMismatch` when other databases of this process use the store;
     ///   `.notInWriteTransaction` when the calling thread (or task) has a write open on one.
     func migrate(

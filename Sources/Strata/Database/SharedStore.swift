@@ -87,7 +87,7 @@ final class SharedStore: @unchecked Sendable {
     /// With `requireStoredSchema` (a `Database` opened with `Configuration.readOnly`) a catalog
     /// that would change throws instead. A schema that needs a migration (or a reset) gets it
     /// first, in its own commit (SharedStore+Migration.swift).
-    /// - Throws: ``StrataError`` `.schemaMismatch` listing the differences; `.readOnly` when
+    /// - Throws: ``/StrataStorage/StrataError`` `.schemaMismatch` listing the differences; `.readOnly` when
     ///   `requireStoredSchema` and the classes are not all stored as declared;
     ///   `.notInWriteTransaction` when the catalog must change while the calling thread (or
     ///   task) has a write open on another database of this store; what a migration throws.
@@ -154,13 +154,13 @@ final class SharedStore: @unchecked Sendable {
     }
 
     /// Takes the writer lock, blocking the thread while another writer holds it.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` when the calling thread (or task)
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` when the calling thread (or task)
     ///   holds it already, through another database of this store.
     func beginWrite() throws { try writerLock.acquire(for: "a write") }
     /// Takes the writer lock on the caller's isolation, suspending the task while another
     /// writer holds it.
     /// - Throws: `CancellationError` when the task is cancelled first (the lock is not taken);
-    ///   ``StrataError`` `.notInWriteTransaction` when the calling task holds it already.
+    ///   ``/StrataStorage/StrataError`` `.notInWriteTransaction` when the calling task holds it already.
     func beginWriteSuspending(isolation: isolated (any Actor)? = #isolation) async throws {
         try await writerLock.acquireSuspending(for: "an asyncWrite")
     }

@@ -46,7 +46,7 @@ final class WriterLock: @unchecked Sendable {
 
     /// Takes the lock, blocking the calling thread while another writer holds it.
     /// - Parameter purpose: what takes it ("a write", say), named by the error.
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` when the calling task (or thread,
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` when the calling task (or thread,
     ///   outside a task) holds it already: the wait would never end.
     func acquire(for purpose: String) throws {
         let caller = WriterIdentity.current
@@ -80,7 +80,7 @@ final class WriterLock: @unchecked Sendable {
     /// elsewhere and then wait for that actor while holding it.
     /// - Parameter purpose: what takes it, named by the error.
     /// - Throws: `CancellationError` when the task is cancelled before it has the lock (it then
-    ///   does not have it); ``StrataError`` `.notInWriteTransaction` when the calling task holds
+    ///   does not have it); ``/StrataStorage/StrataError`` `.notInWriteTransaction` when the calling task holds
     ///   it already.
     func acquireSuspending(for purpose: String, isolation: isolated (any Actor)? = #isolation) async throws {
         let caller = WriterIdentity.current

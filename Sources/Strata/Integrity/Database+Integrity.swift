@@ -25,7 +25,7 @@ extension Database {
     /// ``checkIntegrity()`` for what is checked. `encryptionKey` is the database's 64-byte key
     /// when it is encrypted.
     ///
-    /// - Throws: ``StrataError`` when the store cannot be opened: `.notFound`, `.corruption`
+    /// - Throws: ``/StrataStorage/StrataError`` when the store cannot be opened: `.notFound`, `.corruption`
     ///   (naming the file and offset), `.unsupportedFormat`, `.invalidKey`, `.io`.
     /// - Complexity: the read-only open scans every segment; then as ``checkIntegrity()``.
     ///

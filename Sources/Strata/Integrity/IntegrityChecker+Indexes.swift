@@ -32,7 +32,7 @@ extension IntegrityChecker {
     }
 
     /// The objects an entry stands for.
-    /// - Throws: ``StrataError`` `.corruption` naming what is malformed.
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` naming what is malformed.
     private func indexedObjects(of item: Snapshot.Entry) throws -> [StorageKey] {
         guard let start = Database.objectKeyStart(ofEntry: item.key) else { throw Database.malformedEntry(item.key) }
         let (classID, propertyID) = Self.indexedPair(item.key)

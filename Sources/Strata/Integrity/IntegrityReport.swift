@@ -1,6 +1,6 @@
 import StrataStorage
 
-/// What ``Database/checkIntegrity()`` or ``Database/checkIntegrity(directory:)`` found: every
+/// What ``Database/checkIntegrity()`` or ``Database/checkIntegrity(directory:encryptionKey:)`` found: every
 /// problem in the object-level structure of one committed version of a database, and how much
 /// was checked.
 ///

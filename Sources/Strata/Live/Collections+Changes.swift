@@ -1,6 +1,6 @@
 extension List {
     /// The changes of this list as an `AsyncSequence` (see ``ChangeSequence``): what
-    /// ``observe(keyPaths:on:_:)`` delivers, with frozen lists.
+    /// ``observe(keyPaths:on:_:)-([String]?,_,_)`` delivers, with frozen lists.
     /// - Complexity: O(1) here; each change reads the list and its objects' records.
     public var changes: ChangeSequence<CollectionChange<List<Element>>> { changes(keyPaths: nil) }
 

@@ -40,7 +40,7 @@ extension List {
     /// Calls `block` with the list now, then after each commit that changes it — which objects
     /// it holds, their order, or an observed property of one — with what changed, as Realm's
     /// `List.observe(keyPaths:on:_:)`. Deliveries, queues, key paths and buffering are as
-    /// ``Results/observe(keyPaths:on:_:)``'s; an object the list holds twice is matched
+    /// ``Results/observe(keyPaths:on:_:)-([String]?,_,_)``'s; an object the list holds twice is matched
     /// occurrence by occurrence. When the list's owner is deleted, the observation ends, as
     /// Realm's, with an update that deletes every element and carries an empty, unmanaged list.
     ///
@@ -63,7 +63,7 @@ extension List {
         observeCollection(database: binding?.database, keyPaths: keyPaths, queue: queue, block)
     }
 
-    /// Calls `block` on `actor` with the list now, then after each commit that changes it, as ``observe(keyPaths:on:_:)`` does on a queue:
+    /// Calls `block` on `actor` with the list now, then after each commit that changes it, as ``observe(keyPaths:on:_:)-([String]?,_,_)`` does on a queue:
     /// the initial delivery has run on `actor` when this returns, and each later one runs as a
     /// job of `actor`, in commit order, carrying a frozen collection (as ``changes``).
     /// `isolation` is the caller's actor (filled in by the compiler).
@@ -79,7 +79,7 @@ extension List {
 
 extension MutableSet {
     /// Calls `block` with the set now, then after each commit that changes it, as
-    /// ``List/observe(keyPaths:on:_:)`` (indexes are positions in the set's order).
+    /// ``List/observe(keyPaths:on:_:)-([String]?,_,_)`` (indexes are positions in the set's order).
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
     /// - Complexity: O(1) here; each delivery reads the set and its objects' records.
     public func observe(
@@ -105,7 +105,7 @@ extension MutableSet {
 
 extension LinkingObjects {
     /// Calls `block` with the objects linking here now, then after each commit that changes
-    /// them, as ``List/observe(keyPaths:on:_:)``.
+    /// them, as ``List/observe(keyPaths:on:_:)-([String]?,_,_)``.
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
     /// - Complexity: O(1) here; each delivery reads the backlinks and the objects' records.
     public func observe(
@@ -134,7 +134,7 @@ extension Map {
     /// holds, their values, or an observed property of an object it holds — with the keys
     /// removed, added and changed, as Realm's `Map.observe(keyPaths:on:_:)`. Deliveries, queues,
     /// key paths (of the objects a map of objects holds; nil or empty for values) and buffering
-    /// are as ``Results/observe(keyPaths:on:_:)``'s. When the map's owner is deleted, the
+    /// are as ``Results/observe(keyPaths:on:_:)-([String]?,_,_)``'s. When the map's owner is deleted, the
     /// observation ends with an update that deletes every key and carries an empty, unmanaged
     /// map.
     ///

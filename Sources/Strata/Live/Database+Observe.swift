@@ -38,7 +38,7 @@ extension Database {
     /// - Parameters:
     ///   - queue: the queue to deliver on (a concurrent queue is used serially: one delivery at a
     ///     time); `nil` delivers on a serial queue Strata owns, shared by every observer without
-    ///     one (as for ``Results/observe(keyPaths:on:_:)``).
+    ///     one (as for ``Results/observe(keyPaths:on:_:)-([String]?,_,_)``).
     ///   - block: called on the queue; not called for a frozen database, which never changes.
     /// - Returns: a token that keeps the observation going until it is invalidated or released.
     /// - Complexity: O(1) here and per delivery.

@@ -4,7 +4,7 @@ import StrataStorage
 /// The names of key paths given as Swift key paths (`\.name`, `\.dog?.age`): the dotted names
 /// `ObservedProperties` reads (`"name"`, `"dog.age"`), found by tracing each key path on the
 /// class (`KeyPathTracer`).
-/// - Throws: ``StrataError`` `.invalidArgument` for a key path that reads no `@Persisted`
+/// - Throws: ``/StrataStorage/StrataError`` `.invalidArgument` for a key path that reads no `@Persisted`
 ///   property, or a class the database does not hold.
 func observedNames<Root: ObjectBase>(_ keyPaths: [PartialKeyPath<Root>], in database: Database) throws -> [String] {
     guard let schema = database.schemas.schema(for: Root.self) else {

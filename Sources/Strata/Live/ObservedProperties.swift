@@ -15,7 +15,7 @@ struct ObservedProperties {
 
     init(paths: [Path]) { self.paths = paths }
 
-    /// - Throws: ``StrataError`` `.invalidArgument` for a first name the class has no property
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidArgument` for a first name the class has no property
     ///   of, or a key path of more than `PredicateParser.maxKeyPathDepth` steps (following one
     ///   recurses once per step). (A later name the linked class lacks reads as nothing: the link's class is known
     ///   only from what it links to.)

@@ -8,7 +8,7 @@ struct ObservedQuery {
     let observed: ObservedProperties
     let linked: LinkedChanges?
 
-    /// - Throws: what opening the database throws; ``StrataError`` `.invalidArgument` when the
+    /// - Throws: what opening the database throws; ``/StrataStorage/StrataError`` `.invalidArgument` when the
     ///   query's class is not in the database's schema or a key path names no property.
     init(configuration: Database.Configuration, handover: _ThreadSafeHandover, keyPaths: [String]?) throws {
         database = try Database(configuration: configuration)

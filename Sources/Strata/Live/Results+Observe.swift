@@ -46,14 +46,14 @@ extension Results {
             store: database.shared, queue: queue, makeWorker: observation(keyPaths: keyPaths, block)))
     }
 
-    /// Calls `block` on `actor` with the results now, then after each commit that changes them, as ``observe(keyPaths:on:_:)`` does on a queue
+    /// Calls `block` on `actor` with the results now, then after each commit that changes them, as ``observe(keyPaths:on:_:)-([String]?,_,_)`` does on a queue
     /// (Realm's `observe(keyPaths:on:_:)` with an actor): the initial delivery has run on `actor` when this
     /// returns, and each later delivery runs as a job of `actor`, in commit order. The values a
     /// delivery carries are frozen at its version (as ``changes``'), so the block may keep them;
     /// `thaw()` gives live ones on the actor.
     ///
     /// - Parameters:
-    ///   - keyPaths: as for ``observe(keyPaths:on:_:)``.
+    ///   - keyPaths: as for ``observe(keyPaths:on:_:)-([String]?,_,_)``.
     ///   - actor: the actor every delivery runs on.
     ///   - isolation: the caller's actor (filled in by the compiler).
     ///   - block: called on `actor` with each change.
@@ -67,7 +67,7 @@ extension Results {
     }
 
     /// The changes of these results as an `AsyncSequence` (see ``ChangeSequence``): what
-    /// ``observe(keyPaths:on:_:)`` delivers, with frozen results.
+    /// ``observe(keyPaths:on:_:)-([String]?,_,_)`` delivers, with frozen results.
     ///
     /// ```swift
     /// for await change in db.objects(Dog.self).changes {

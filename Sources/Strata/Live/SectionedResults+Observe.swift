@@ -15,7 +15,7 @@ extension SectionedResults {
     /// ```
     ///
     /// Index rules are ``SectionedResultsChange``'s. Which commits, where, key paths and
-    /// buffering are as ``Results/observe(keyPaths:on:_:)``'s: deliveries come in commit order,
+    /// buffering are as ``Results/observe(keyPaths:on:_:)-([String]?,_,_)``'s: deliveries come in commit order,
     /// and commits made while one is queued are delivered together. An object that changes
     /// section is a deletion and an insertion even when its changed property is not observed.
     /// The key function runs on the delivery queue too, on objects of the database Strata opens

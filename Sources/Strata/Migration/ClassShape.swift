@@ -45,7 +45,7 @@ struct ClassShape {
     }
 
     /// The stored shape of a catalog entry.
-    /// - Throws: ``StrataError`` `.corruption` when a property's stored type code is not one (or
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when a property's stored type code is not one (or
     ///   nests too deep).
     init(_ entry: Catalog.ClassEntry) throws {
         name = entry.name

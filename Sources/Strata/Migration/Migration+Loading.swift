@@ -8,7 +8,7 @@ import StrataStorage
 extension Migration {
     /// A migration from the objects `snapshot` stores under `catalog` to the `declared`
     /// classes.
-    /// - Throws: ``StrataError`` `.corruption` naming the class and key of a record or catalog
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` naming the class and key of a record or catalog
     ///   entry that does not decode (nothing is migrated).
     convenience init(catalog: Catalog, snapshot: Snapshot, declared: [ObjectSchema]) throws {
         var oldShapes: [String: ClassShape] = [:]
@@ -47,7 +47,7 @@ extension Migration {
     }
 
     /// The fields of a stored record, by property id.
-    /// - Throws: ``StrataError`` `.corruption` naming the class and key when it does not decode.
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` naming the class and key when it does not decode.
     static func storedFields(of record: Snapshot.Entry, in snapshot: Snapshot, className: String) throws -> [FieldValue.Field] {
         do {
             return try snapshot.withValue(of: record) { try RecordCodec.decodeStoredFields($0) }

@@ -7,7 +7,7 @@ import StrataStorage
 extension Migration {
     /// A new object of `shape` with the properties `value` gives: a `[String: Any]` by name or
     /// an `[Any]` in property order. A top-level one is registered to be written.
-    /// - Throws: ``StrataError`` `.invalidValue` naming the property that does not convert.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` naming the property that does not convert.
     func makeObject(_ shape: ClassShape, from value: Any, at path: String) throws -> MigrationObject {
         let object = MigrationObject(shape: shape, values: shape.defaultValues, isNew: true, storedKey: nil, migration: self)
         if let dictionary = value as? [String: Any] {
@@ -30,7 +30,7 @@ extension Migration {
     }
 
     /// `value` as a value of a property of `type`, converting as `init(value:)` does.
-    /// - Throws: ``StrataError`` `.invalidValue` naming `path` when it does not convert.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` naming `path` when it does not convert.
     func value(_ value: Any?, for type: TypeDescriptor, at path: String) throws -> MigrationValue {
         guard let value = value.flatMap(unwrapped), !(value is NSNull) else {
             guard type.isOptional || type.type == .any else { throw StrataError(.invalidValue, "\(path) is required: nil cannot be stored") }

@@ -4,7 +4,11 @@ import StrataStorage
 /// The block a ``Database/Configuration/migrationBlock`` names: called once, when a database
 /// whose stored schema version is lower than the configuration's opens, with the migration and
 /// the stored version.
-public typealias MigrationBlock = (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+///
+/// Thread safety: `@Sendable`, as the ``Database/Configuration`` that holds it is `Sendable`:
+/// it runs on whichever thread or task opens the database, so it may capture only `Sendable`
+/// values (constants, a lock around a counter), not a variable of the code that made it.
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
 
 /// What a migration block works with, as Realm's `Migration`: the stored objects of each class
 /// beside their new versions, and the changes a block may make (rename a property, create and
@@ -60,7 +64,7 @@ public final class Migration {
     ///
     /// An unknown class, an embedded class (embedded objects are created through their
     /// parent's property) or a value that does not convert fails the migration with
-    /// ``StrataError`` `.invalidValue`; the object returned then is not written.
+    /// ``/StrataStorage/StrataError`` `.invalidValue`; the object returned then is not written.
     /// - Returns: the new object, which the block may go on setting.
     /// - Complexity: O(p) for the value's p properties.
     @discardableResult
@@ -112,7 +116,7 @@ public final class Migration {
     /// values: rename within the same type, then convert in ``enumerateObjects(ofType:_:)``.
     ///
     /// A class or property that does not exist, a stored property that is still declared, or a
-    /// type change that loses values fails the migration with ``StrataError`` `.invalidValue`
+    /// type change that loses values fails the migration with ``/StrataStorage/StrataError`` `.invalidValue`
     /// naming the class and property: the open throws it and nothing is written.
     /// - Complexity: O(n) for the class's n stored objects.
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {

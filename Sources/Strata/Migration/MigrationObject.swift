@@ -11,14 +11,14 @@ import StrataStorage
 /// }
 /// ```
 ///
-/// Values read as ``MigrationValue/swiftValue(mixed:)`` describes: `Int` for every integer
+/// Values read as Swift values: `Int` for every integer
 /// width, a `MigrationObject` for a link or an embedded object, an array for a list or a set,
 /// a dictionary for a map, nil for null. A collection is a copy: to change one, set the
 /// property to a new array or dictionary. Setting converts as `init(value:)` does (an `Int`
 /// for an `Int32` property; a dictionary or array for an embedded object or a new linked one).
 ///
 /// A name the class does not have, a value of the wrong type, or a write to an old object does
-/// not trap: the migration fails with ``StrataError`` `.invalidValue` naming class and
+/// not trap: the migration fails with ``/StrataStorage/StrataError`` `.invalidValue` naming class and
 /// property, and nothing is written.
 ///
 /// Thread safety: only inside the migration block, on the thread that opens the database.

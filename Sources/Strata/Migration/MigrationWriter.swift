@@ -37,7 +37,7 @@ struct MigrationWriter {
     /// Binds `schemas` to the migrated catalog and fills `batch` with the migration's writes,
     /// the catalog among them.
     /// - Returns: the new catalog.
-    /// - Throws: ``StrataError`` `.primaryKeyExists` when two objects of a class end with one
+    /// - Throws: ``/StrataStorage/StrataError`` `.primaryKeyExists` when two objects of a class end with one
     ///   primary key, `.invalidValue` for a primary key that cannot be stored or a value
     ///   nested too deep, `.corruption` for a stored record that does not decode.
     mutating func write(from stored: Catalog, schemaVersion: UInt64) throws -> Catalog {

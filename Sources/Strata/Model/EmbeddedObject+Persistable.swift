@@ -32,7 +32,7 @@ extension EmbeddedObject: _PersistableOptional {
     }
 
     /// The object's fields, stored inline in its parent.
-    /// - Throws: ``StrataError`` `.invalidValue` when the object already belongs to a parent,
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` when the object already belongs to a parent,
     ///   or was made by ``ObjectBase/init(value:)`` from a value that does not fit.
     public func _strataWrite(_ context: Database?) throws -> _FieldValue {
         if let valueError { throw valueError }

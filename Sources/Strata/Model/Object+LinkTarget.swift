@@ -17,7 +17,7 @@ extension ObjectProtocol {
     /// ```swift
     /// try db.write { try person.setTarget(\.dog, primaryKey: dogID) }
     /// ```
-    /// - Throws: ``StrataError`` `.notInWriteTransaction` for a managed object outside a write;
+    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` for a managed object outside a write;
     ///   `.invalidArgument` when `T` has no primary key; `.invalidValue` when no such target
     ///   is stored.
     public func setTarget<T: Object, K: _PrimaryKey>(_ keyPath: ReferenceWritableKeyPath<Self, T?>, primaryKey: K) throws {

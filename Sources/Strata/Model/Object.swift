@@ -86,7 +86,7 @@ enum SchemaCache {
     }
 
     /// The class's schema, or the error that says why it cannot be stored as declared.
-    /// - Throws: ``StrataError`` `.invalidSchema`.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidSchema`.
     static func checkedSchema(for type: ObjectBase.Type) throws -> ObjectSchema {
         if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
         let schema = try ObjectSchema(type)

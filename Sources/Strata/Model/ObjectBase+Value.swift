@@ -25,7 +25,7 @@ extension ObjectBase {
     /// unknown property name, a value of the wrong type or out of range, more array elements
     /// than properties) does not stop the program: this initializer cannot throw, so the
     /// object keeps what went wrong, and ``Database/add(_:update:)-(Object,_)`` throws it as
-    /// ``StrataError`` `.invalidValue` naming the class and property.
+    /// ``/StrataStorage/StrataError`` `.invalidValue` naming the class and property.
     /// ``Database/create(_:value:update:)`` throws it directly.
     ///
     /// Thread safety: the new object is unmanaged, used by one thread at a time.
@@ -42,7 +42,7 @@ extension ObjectBase {
     }
 
     /// Sets the properties `value` gives (see ``init(value:)``) on this unmanaged object.
-    /// - Throws: ``StrataError`` `.invalidValue` naming the class and property, `.invalidSchema`
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` naming the class and property, `.invalidSchema`
     ///   when the class cannot be stored as declared.
     func setProperties(from value: Any, schema: ObjectSchema? = nil) throws {
         let schema = try schema ?? SchemaCache.checkedSchema(for: type(of: self))
@@ -59,7 +59,7 @@ extension ObjectBase {
 
     /// The stored properties an untyped object value gives, in property order, each with its
     /// value (see ``init(value:)`` for the forms).
-    /// - Throws: ``StrataError`` `.invalidValue` for an unknown or computed property name, an
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` for an unknown or computed property name, an
     ///   array longer than the stored properties, or a value of no accepted form;
     ///   `.objectInvalidated` for an object to copy that was deleted.
     static func namedValues(_ value: Any, schema: ObjectSchema) throws -> [(PropertySchema, Any)] {
@@ -104,7 +104,7 @@ extension PropertySchema {
     /// ``ObjectBase/init(value:)`` converts (Persistable+Conversion.swift), without an object
     /// of the class: unmanaged objects the value holds or makes (a link given as a dictionary)
     /// are added through `context`, with the write's update policy for linked objects.
-    /// - Throws: ``StrataError`` `.invalidValue` naming the property (not its class: the
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` naming the property (not its class: the
     ///   caller adds it) when the value does not convert or cannot be stored, or when the
     ///   property is a `LinkingObjects`.
     func fieldValue(converting value: Any, context: Database?) throws -> FieldValue {

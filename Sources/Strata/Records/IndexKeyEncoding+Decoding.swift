@@ -102,7 +102,7 @@ extension IndexKeyEncoding {
         }
 
         /// The keys a shared entry's value lists; each must start with `tail`.
-        /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+        /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the bytes are malformed.
         static func decode(_ bytes: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer) throws -> [StorageKey] {
             var reader = ByteReader(bytes: bytes)
             var keys: [StorageKey] = []

@@ -72,7 +72,7 @@ enum RecordCodec {
     /// Decodes a record straight into fields in property order (defaults for properties the
     /// record does not hold; fields of removed properties skipped). With `only`, just the
     /// properties it flags are decoded; the others keep their defaults.
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the bytes are malformed.
     static func decodeFields(
         _ bytes: UnsafeRawBufferPointer, schema: ObjectSchema, only wanted: [Bool]? = nil
     ) throws -> [FieldValue] {
@@ -94,7 +94,7 @@ enum RecordCodec {
     /// Calls `body` with the slot and value of each field of a record whose property has a slot
     /// (`slots[propertyIndex] >= 0`), skipping the others' bytes; allocates nothing of its own.
     /// Fields the record does not hold are not reported (the caller uses their defaults).
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the bytes are malformed.
     static func forEachField(
         _ bytes: UnsafeRawBufferPointer, schema: ObjectSchema, slots: [Int], _ body: (Int, FieldValue) -> Void
     ) throws {
@@ -113,7 +113,7 @@ enum RecordCodec {
 
     /// Decodes one field of a record, skipping over the others; nil when the record does not
     /// hold it. Checks only the bytes it walks over.
-    /// - Throws: ``StrataError`` `.corruption` when those bytes are malformed.
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when those bytes are malformed.
     static func decodeField(_ bytes: UnsafeRawBufferPointer, propertyID: UInt32) throws -> FieldValue? {
         var reader = try recordReader(bytes)
         let count = try reader.count()
@@ -126,7 +126,7 @@ enum RecordCodec {
 
     /// Decodes a record without a schema: its fields by property id, in stored order (records
     /// are self-describing). For records of classes this process has no Swift class for.
-    /// - Throws: ``StrataError`` `.corruption` when the bytes are malformed.
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the bytes are malformed.
     static func decodeStoredFields(_ bytes: UnsafeRawBufferPointer) throws -> [FieldValue.Field] {
         var reader = try recordReader(bytes)
         let fields = try reader.fields(depth: 0)

@@ -55,7 +55,7 @@ enum PredicateLexer {
     private static let valueSpecifiers: Set<Unicode.Scalar> = ["@", "d", "i", "f", "s"]
 
     /// The tokens of `format`, ending with `.end`.
-    /// - Throws: ``StrataError`` `.invalidQuery` for an unterminated string, a malformed
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` for an unterminated string, a malformed
     ///   number, an unsupported `%` specifier, or a character that starts no token.
     static func tokenize(_ format: String) throws -> [PredicateToken] {
         let chars = Array(format.unicodeScalars)

@@ -215,7 +215,7 @@ extension PredicateParser {
 
 extension PredicateParser {
     /// The path a sort (or distinct) key names: a stored property, through to-one links.
-    /// - Throws: ``StrataError`` `.invalidQuery` naming the key path.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` naming the key path.
     static func sortPath(_ keyPath: String, schema: ObjectSchema, schemas: SchemaSet) throws -> QueryPath {
         let token = PredicateToken(kind: .identifier(keyPath), column: 1, text: keyPath)
         let state = State(tokens: [token], arguments: [], schema: schema, schemas: schemas)

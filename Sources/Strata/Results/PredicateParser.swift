@@ -46,7 +46,7 @@ enum PredicateParser {
 
     /// The query `format` describes for objects of `schema`, with `%@` and `%K` taking
     /// `arguments` in order.
-    /// - Throws: ``StrataError`` `.invalidQuery` whose message names the offending token and
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` whose message names the offending token and
     ///   its column.
     static func parse(_ format: String, arguments: [Any], schema: ObjectSchema, schemas: SchemaSet) throws -> QueryNode {
         var state = State(tokens: try PredicateLexer.tokenize(format), arguments: arguments, schema: schema, schemas: schemas)

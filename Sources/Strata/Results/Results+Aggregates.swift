@@ -60,25 +60,25 @@ extension Results {
     }
 
     /// As ``sum(ofProperty:)``, with a bad name reported as an error.
-    /// - Throws: ``StrataError`` `.invalidQuery` when `property` is not a numeric property.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when `property` is not a numeric property.
     public func sum<T: AddableType>(checkingProperty property: String) throws -> T {
         sum(path: try aggregatePath(property, allowsDates: false))
     }
 
     /// As ``min(ofProperty:)``, with a bad name reported as an error.
-    /// - Throws: ``StrataError`` `.invalidQuery` when `property` is not a numeric or date property.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when `property` is not a numeric or date property.
     public func min<T: MinMaxType>(checkingProperty property: String) throws -> T? {
         aggregate(.min, path: try aggregatePath(property, allowsDates: true))
     }
 
     /// As ``max(ofProperty:)``, with a bad name reported as an error.
-    /// - Throws: ``StrataError`` `.invalidQuery` when `property` is not a numeric or date property.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when `property` is not a numeric or date property.
     public func max<T: MinMaxType>(checkingProperty property: String) throws -> T? {
         aggregate(.max, path: try aggregatePath(property, allowsDates: true))
     }
 
     /// As ``average(ofProperty:)``, with a bad name reported as an error.
-    /// - Throws: ``StrataError`` `.invalidQuery` when `property` is not a numeric property.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when `property` is not a numeric property.
     public func average<T: AddableType>(checkingProperty property: String) throws -> T? {
         aggregate(.average, path: try aggregatePath(property, allowsDates: false))
     }

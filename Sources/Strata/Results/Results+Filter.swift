@@ -38,7 +38,7 @@ extension Results {
 
     /// The objects that also match a predicate in NSPredicate format, as ``filter(_:_:)``, with
     /// a bad predicate reported as an error instead of stopping the program.
-    /// - Throws: ``StrataError`` `.invalidQuery` naming the offending token and its column: an
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` naming the offending token and its column: an
     ///   unknown key path, a value of the wrong type, an operator that does not apply, too few or
     ///   too many arguments, a syntax error.
     public func filter(checking predicateFormat: String, _ args: Any...) throws -> Results {

@@ -17,9 +17,9 @@ extension Results {
         trapping { try sorted(checking: sortDescriptors) }
     }
 
-    /// The objects ordered by `sortDescriptors`, as ``sorted(by:)-([SortDescriptor])``, with an
+    /// The objects ordered by `sortDescriptors`, as ``sorted(by:)``, with an
     /// invalid key path reported as an error instead of stopping the program.
-    /// - Throws: ``StrataError`` `.invalidQuery` when a key path is not one to one value.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when a key path is not one to one value.
     public func sorted<S: Sequence>(checking sortDescriptors: S) throws -> Results where S.Element == SortDescriptor {
         let keys = try sortDescriptors.map { descriptor in
             QuerySortKey(path: try singlePath(descriptor.keyPath), ascending: descriptor.ascending)
@@ -43,9 +43,9 @@ extension Results {
         trapping { try distinct(checking: keyPaths) }
     }
 
-    /// The first object of each distinct combination, as ``distinct(by:)-([String])``, with an
+    /// The first object of each distinct combination, as ``distinct(by:)-9hjxu``, with an
     /// invalid key path reported as an error instead of stopping the program.
-    /// - Throws: ``StrataError`` `.invalidQuery` when a key path is not one to one value.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when a key path is not one to one value.
     public func distinct<S: Sequence>(checking keyPaths: S) throws -> Results where S.Element == String {
         Results(query: query.distinct(by: try keyPaths.map(singlePath)))
     }
@@ -89,7 +89,7 @@ extension Results {
     }
 
     /// The query path a key path string names.
-    /// - Throws: ``StrataError`` `.invalidQuery` when it is not a key path to one value.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when it is not a key path to one value.
     func singlePath(_ keyPath: String) throws -> QueryPath {
         try PredicateParser.sortPath(keyPath, schema: schema, schemas: database.schemas)
     }

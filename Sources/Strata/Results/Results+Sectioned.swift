@@ -70,7 +70,7 @@ extension Results {
     /// `sectioned(by:sortDescriptors:)`, with an invalid key path reported as an error
     /// instead of stopping the program (for key paths that come from input). No sort
     /// descriptors keep the results' order (Realm raises an exception).
-    /// - Throws: ``StrataError`` `.invalidQuery` when a key path is not one to one value.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when a key path is not one to one value.
     /// - Complexity: O(1); each evaluation sorts and computes every key: O(n log n).
     public func sectioned<Key: Hashable>(
         by block: @escaping (Element) -> Key, checking sortDescriptors: [SortDescriptor]

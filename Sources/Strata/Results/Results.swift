@@ -99,7 +99,7 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// The objects ordered by the property named `keyPath`, as ``sorted(byKeyPath:ascending:)``,
     /// with an unknown name reported as an error instead of stopping the program.
-    /// - Throws: ``StrataError`` `.invalidQuery` when the name is not a key path to one value
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` when the name is not a key path to one value
     ///   (a property, or a property through to-one links: `"dog.age"`).
     public func sorted(checkingKeyPath keyPath: String, ascending: Bool = true) throws -> Results {
         Results(query: query.sorted(by: [QuerySortKey(path: try singlePath(keyPath), ascending: ascending)]))

@@ -91,7 +91,7 @@ struct Catalog: Codable, Equatable {
     }
 
     /// Assigns ids to the schemas, adding entries for new classes and properties.
-    /// - Throws: ``StrataError`` `.schemaMismatch` naming the class and property whose stored
+    /// - Throws: ``/StrataStorage/StrataError`` `.schemaMismatch` naming the class and property whose stored
     ///   type differs from the declared one.
     mutating func bind(_ schemas: [ObjectSchema], schemaVersion: UInt64) throws {
         if schemaVersion < self.schemaVersion {

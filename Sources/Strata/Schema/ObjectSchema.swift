@@ -48,7 +48,7 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads a class's stored properties through the runtime's field reflection.
-    /// - Throws: ``StrataError`` `.invalidSchema` naming the class and property.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidSchema` naming the class and property.
     init(_ type: ObjectBase.Type) throws {
         self.type = type
         className = type.className()

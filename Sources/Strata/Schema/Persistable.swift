@@ -13,7 +13,7 @@ public protocol _Persistable {
     /// Converts a stored value back. `context` resolves links; it is nil for unmanaged values.
     static func _strataRead(_ value: _FieldValue, _ context: Database?) -> Self
     /// Converts to a stored value.
-    /// - Throws: ``StrataError`` when the value cannot be stored (over a size limit, a link to
+    /// - Throws: ``/StrataStorage/StrataError`` when the value cannot be stored (over a size limit, a link to
     ///   an object of another database…).
     func _strataWrite(_ context: Database?) throws -> _FieldValue
     /// For collection types: a view bound to a managed object's property. Nil for values.
@@ -22,7 +22,7 @@ public protocol _Persistable {
     static func _strataDecode(from decoder: any Decoder) throws -> Self
     /// Converts an untyped value, as `init(value:)` and `Database.create` take it, to an
     /// unmanaged value of this type (see `Persistable+Conversion.swift`).
-    /// - Throws: ``StrataError`` `.invalidValue` saying what was expected and what was given.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` saying what was expected and what was given.
     static func _strataConvert(_ value: Any) throws -> Self
 }
 

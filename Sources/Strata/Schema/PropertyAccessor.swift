@@ -43,11 +43,11 @@ protocol PropertyAccessing: Sendable {
     func markUnmanaged(_ object: ObjectBase, value: FieldValue, context: Database?)
     /// Sets an unmanaged property from an untyped value, converted as `init(value:)` converts
     /// (`Persistable+Conversion.swift`).
-    /// - Throws: ``StrataError`` `.invalidValue` when the value does not convert.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` when the value does not convert.
     func setUnmanaged(_ object: ObjectBase, converting value: Any) throws
     /// An untyped value converted to the property's type, in stored form (unmanaged objects
     /// it holds are added through `context`).
-    /// - Throws: ``StrataError`` `.invalidValue` when the value does not convert or cannot be
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` when the value does not convert or cannot be
     ///   stored.
     func fieldValue(converting value: Any, context: Database?) throws -> FieldValue
     /// The property's value as `Any` (through the object's state when managed).

@@ -16,7 +16,7 @@
 /// Checks classes (as ``ClassShape``s) against the rules above.
 enum SchemaRules {
     /// Checks the rules of one class alone.
-    /// - Throws: ``StrataError`` `.invalidSchema` naming the class and property at fault.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidSchema` naming the class and property at fault.
     static func check(_ type: ClassShape) throws {
         var primaryKey: PropertyShape?
         for property in type.properties {
@@ -51,7 +51,7 @@ enum SchemaRules {
     }
 
     /// Checks the rules between `classes` (each already checked alone).
-    /// - Throws: ``StrataError`` `.invalidSchema` naming the class and property at fault.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidSchema` naming the class and property at fault.
     static func checkLinks(among classes: [ClassShape]) throws {
         let byName = Dictionary(classes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         func target(_ className: String, of property: String) throws -> ClassShape {

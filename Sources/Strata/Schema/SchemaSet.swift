@@ -10,7 +10,7 @@ final class SchemaSet: @unchecked Sendable {
     private let byName: [String: ObjectSchema]
     private(set) var byClassID: [UInt32: ObjectSchema] = [:]
 
-    /// - Throws: ``StrataError`` `.invalidSchema` naming the class and property at fault.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidSchema` naming the class and property at fault.
     init(_ types: [ObjectBase.Type]) throws {
         var all: [ObjectSchema] = []
         var byType: [ObjectIdentifier: ObjectSchema] = [:]

@@ -114,7 +114,7 @@ extension TypeDescriptor {
 
     /// The type `code` names, for the property `property` (`Class.name`), introduced in
     /// messages by `source` (such as "the schema catalog gives").
-    /// - Throws: ``StrataError`` of kind `error` naming the property and, abbreviated, the code.
+    /// - Throws: ``/StrataStorage/StrataError`` of kind `error` naming the property and, abbreviated, the code.
     static func checked(storedCode code: String, of property: String, in source: String, error: StrataError.Code) throws -> TypeDescriptor {
         switch parse(storedCode: code) {
         case .success(let type):

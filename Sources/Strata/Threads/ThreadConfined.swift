@@ -11,7 +11,7 @@ public protocol ThreadConfined {
     var isFrozen: Bool { get }
 
     /// Not API: what a ``ThreadSafeReference`` to this value records.
-    /// - Throws: ``StrataError`` `.invalidArgument` for an unmanaged value, `.objectInvalidated`
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidArgument` for an unmanaged value, `.objectInvalidated`
     ///   for a deleted or invalidated object (or one whose collection this is).
     func _strataHandover() throws -> _ThreadSafeHandover
 

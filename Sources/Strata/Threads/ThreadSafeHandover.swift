@@ -37,14 +37,14 @@ public struct _ThreadSafeHandover: Sendable {
 
 extension _ThreadSafeHandover {
     /// The handover of the managed object `state` views.
-    /// - Throws: ``StrataError`` `.objectInvalidated` when it no longer exists in its view.
+    /// - Throws: ``/StrataStorage/StrataError`` `.objectInvalidated` when it no longer exists in its view.
     init(object state: ObjectState) throws {
         try Self.checkValid(state, state.schema.className)
         self.init(storeName: state.database.shared.name, target: .object(state.path), sequence: state.database.readSequence)
     }
 
     /// The handover of the collection `binding` reads.
-    /// - Throws: ``StrataError`` `.objectInvalidated` when its owner no longer exists.
+    /// - Throws: ``/StrataStorage/StrataError`` `.objectInvalidated` when its owner no longer exists.
     init(collection binding: CollectionBinding) throws {
         try Self.checkValid(binding.owner, binding.name)
         self.init(

@@ -39,7 +39,7 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
 
     /// Makes a reference to `threadConfined`, as ``init(to:)``, with a value that cannot be
     /// referenced reported as an error instead of stopping the program.
-    /// - Throws: ``StrataError`` `.invalidArgument` for an unmanaged object or collection,
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidArgument` for an unmanaged object or collection,
     ///   `.objectInvalidated` for a deleted or invalidated object (or a collection of one).
     /// - Complexity: as ``init(to:)``.
     public init(checking threadConfined: Confined) throws {

@@ -19,7 +19,7 @@ import StrataStorage
 
     /// Starts an import into the store `snapshot` is of, with the classes of `definition`
     /// (``StoredSchema/definition()``'s shape).
-    /// - Throws: ``StrataError`` `.invalidValue` for a malformed definition, `.invalidSchema`
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` for a malformed definition, `.invalidSchema`
     ///   for a class no model could declare (a `mixed` primary key, a list of lists, a set of
     ///   embedded objects, a required link: the rules of `SchemaRules`), `.schemaMismatch` when
     ///   it contradicts the stored schema, `.corruption` when the stored catalog is damaged.
@@ -39,7 +39,7 @@ import StrataStorage
     public var count: Int { records.count }
 
     /// Adds one document of class `className`.
-    /// - Throws: ``StrataError`` `.invalidValue` when it does not fit the class;
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` when it does not fit the class;
     ///   `.primaryKeyExists` when its object is stored or added already.
     public mutating func add(_ document: JSONValue, className: String) throws {
         guard let storedClass = schema.storedClass(named: className), !storedClass.isEmbedded else {
@@ -74,7 +74,7 @@ import StrataStorage
     }
 
     /// The batch: catalog, records and backlink records.
-    /// - Throws: ``StrataError`` `.invalidValue` when a document links to an object that is
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` when a document links to an object that is
     ///   neither stored nor imported; `.corruption` when a stored backlink record is damaged.
     public func batch() throws -> WriteBatch {
         var batch = WriteBatch()

@@ -14,7 +14,7 @@ extension JSONValue: Decodable {
     public static let maxDepth = 2 * ObjectFormat.maxNesting
 
     /// Reads one JSON value.
-    /// - Throws: ``StrataError`` `.invalidArgument` naming `source` when the text is not JSON,
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidArgument` naming `source` when the text is not JSON,
     ///   or nests arrays and objects deeper than ``maxDepth``.
     /// - Complexity: O(n) in the length of the text.
     public static func parse(_ text: some StringProtocol, source: String) throws -> JSONValue {

@@ -73,7 +73,7 @@ struct FilterParser {
     }
 
     /// Counts one level of nesting.
-    /// - Throws: ``StrataError`` `.invalidQuery` past `PredicateParser.maxDepth` levels.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` past `PredicateParser.maxDepth` levels.
     private mutating func enter() throws {
         depth += 1
         guard depth <= PredicateParser.maxDepth else {

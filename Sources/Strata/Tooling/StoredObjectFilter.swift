@@ -34,7 +34,7 @@ import StrataStorage
     let root: Node
 
     /// Parses `predicate` against the properties of `storedClass`.
-    /// - Throws: ``StrataError`` `.invalidQuery` for a malformed predicate, an unknown
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidQuery` for a malformed predicate, an unknown
     ///   property, one of a type it cannot compare, or a literal of the wrong type.
     public init(_ predicate: String, for storedClass: StoredClass) throws {
         var parser = FilterParser(tokens: try PredicateLexer.tokenize(predicate), storedClass: storedClass)

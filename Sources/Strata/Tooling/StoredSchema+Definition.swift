@@ -30,7 +30,7 @@ extension StoredSchema {
     /// must be of the same kind and its properties of the same types; missing properties and
     /// classes are added. The classes of the definition lose their indexes' "complete" flags,
     /// since an import writes no index entries: the next open that declares an index rebuilds it.
-    /// - Throws: ``StrataError`` `.invalidValue` when the definition is malformed (a type code
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` when the definition is malformed (a type code
     ///   that is not one, or nests too deep); `.invalidSchema` when a class breaks a rule model
     ///   classes follow (`SchemaRules`); `.schemaMismatch` when it contradicts the catalog.
     static func merging(_ definition: JSONValue, into catalog: Catalog) throws -> Catalog {

@@ -28,7 +28,7 @@ import StrataStorage
 extension StoredSchema {
     /// Calls `body` with the Extended JSON document of each object of `storedClass` that
     /// `filter` matches (every object without one), in key order, until it returns false.
-    /// - Throws: ``StrataError`` `.corruption` when a record does not decode or holds a value
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when a record does not decode or holds a value
     ///   its property's type cannot hold; what `body` throws.
     /// - Complexity: O(n) records read for the n objects of the class.
     public func forEachDocument(

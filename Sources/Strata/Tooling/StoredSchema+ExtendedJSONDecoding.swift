@@ -8,7 +8,7 @@ import StrataStorage
 extension StoredSchema {
     /// The stored value of `json` for a property of `type`. `identity` numbers the embedded
     /// objects of one record (each gets the next, from 1).
-    /// - Throws: ``StrataError`` `.invalidValue` when `json` is not a value of `type`.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` when `json` is not a value of `type`.
     func fieldValue(_ json: JSONValue, type: TypeDescriptor, identity: inout UInt64) throws -> FieldValue {
         if json == .null {
             guard type.isOptional || type.type == .any else { throw Self.misfit(json, type) }

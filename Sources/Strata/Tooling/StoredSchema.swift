@@ -10,7 +10,7 @@ import StrataStorage
     let catalog: Catalog
 
     /// The schema stored in `snapshot`; no classes when it holds no catalog.
-    /// - Throws: ``StrataError`` `.corruption` when the catalog does not decode or names a type
+    /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the catalog does not decode or names a type
     ///   that is not one.
     public static func load(from snapshot: Snapshot) throws -> StoredSchema {
         try StoredSchema(catalog: Catalog.load(from: snapshot))

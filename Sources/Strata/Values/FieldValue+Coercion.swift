@@ -6,7 +6,7 @@ import Foundation
 
 extension FieldValue {
     /// `value` as the stored form of a scalar of `type`.
-    /// - Throws: ``StrataError`` `.invalidValue` saying what was expected, when it does not
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue` saying what was expected, when it does not
     ///   convert, or when `type` is a link, a collection or an embedded object (not a scalar).
     static func converting(_ value: Any, to type: PropertyType) throws -> FieldValue {
         switch type {

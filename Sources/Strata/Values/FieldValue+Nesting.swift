@@ -4,7 +4,7 @@ extension FieldValue {
     /// Throws when containers (lists, sets, maps, embedded objects) nest deeper in this value
     /// than a record may hold (`RecordCodec.maxNesting` levels), so that nothing a read would
     /// refuse is ever written.
-    /// - Throws: ``StrataError`` `.invalidValue`.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue`.
     /// - Complexity: O(n) in the number of values inside containers; O(1) for a scalar.
     func checkNesting() throws {
         if nestsDeeper(than: RecordCodec.maxNesting) { throw Self.nestingError }
@@ -13,7 +13,7 @@ extension FieldValue {
     /// Throws when this value, as an element (or a map value) of a top-level collection field,
     /// makes the field nest deeper than a record may hold: what ``checkNesting()`` of the field
     /// would find, given the field's other elements pass.
-    /// - Throws: ``StrataError`` `.invalidValue`.
+    /// - Throws: ``/StrataStorage/StrataError`` `.invalidValue`.
     /// - Complexity: O(n) in the number of values inside this value's containers.
     func checkNestingAsElement() throws {
         if RecordCodec.maxNesting == 0 || nestsDeeper(than: RecordCodec.maxNesting - 1) { throw Self.nestingError }

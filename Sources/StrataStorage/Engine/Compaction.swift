@@ -81,7 +81,7 @@ extension Store {
         return try compact(hooks: CompactionHooks(), sealingActiveSegment: true)
     }
 
-    /// ``compact()`` calling `hooks` as it copies (the background compactor's and the async
+    /// ``compact()-2quz9`` calling `hooks` as it copies (the background compactor's and the async
     /// `compact()`'s entry). `sealingActiveSegment`: whether a non-empty active segment is
     /// sealed first and compacted too (an explicit compaction), or left alone (the background
     /// compactor, which compacts what its policy found dead in sealed segments).

@@ -12,7 +12,7 @@
 ///
 /// A value type; `Sendable`.
 public enum CompactionPolicy: Sendable, Hashable {
-    /// Compact only when ``Store/compact()`` is called.
+    /// Compact only when ``Store/compact()-2quz9`` is called.
     case manual
     /// Compact in the background when the sealed segments hold at least `minimumBytes` bytes,
     /// of which at least `minimumDeadRatio` (0…1) are dead.

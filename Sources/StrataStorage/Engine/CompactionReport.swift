@@ -1,4 +1,4 @@
-/// What one ``Store/compact()`` did.
+/// What one ``Store/compact()-2quz9`` did.
 ///
 /// "Before" figures are taken when the compaction starts and "after" figures when it ends; both
 /// cover the whole store, so commits made while it ran count in `bytesAfter`. The figures about

@@ -5,7 +5,7 @@ import Synchronization
 // compaction").
 
 extension Store {
-    /// Compacts as ``compact()`` does, on a thread of its own, and stops when the calling task
+    /// Compacts as ``compact()-2quz9`` does, on a thread of its own, and stops when the calling task
     /// is cancelled.
     ///
     /// The calling task waits without holding a thread: the copying, reading and `fsync`s run
@@ -22,14 +22,14 @@ extension Store {
     /// task.cancel()  // the store is as before, unless the compaction was already installing
     /// ```
     ///
-    /// Thread safety: may be called from any task; compactions (this, ``compact()`` and the
+    /// Thread safety: may be called from any task; compactions (this, ``compact()-2quz9`` and the
     /// background compactor's) run one at a time; readers never wait for it, and writers only
-    /// for the MANIFEST install, as for ``compact()``.
+    /// for the MANIFEST install, as for ``compact()-2quz9``.
     /// - Returns: what was compacted, and the store's size before and after.
     /// - Throws: `CancellationError` when the task is cancelled before the install (nothing
-    ///   changed); otherwise what ``compact()`` throws, and ``StrataError`` `.io` when no
+    ///   changed); otherwise what ``compact()-2quz9`` throws, and ``StrataError`` `.io` when no
     ///   thread could be started for it.
-    /// - Complexity: as ``compact()``; a cancellation takes effect within 64 records' copying.
+    /// - Complexity: as ``compact()-2quz9``; a cancellation takes effect within 64 records' copying.
     public func compact() async throws -> CompactionReport {
         try Task.checkCancellation()
         if options.readOnly {

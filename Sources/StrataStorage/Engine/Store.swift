@@ -22,7 +22,7 @@ import Synchronization
 /// batches are serialized, and share one `fsync` when they wait together) and take snapshots
 /// at once. Taking a snapshot waits at most for the in-memory publication of one commit group
 /// (or one step of a compaction's publication); reading from a snapshot never waits for
-/// anything. ``compact()`` runs beside commits and readers (see there).
+/// anything. ``compact()-2quz9`` runs beside commits and readers (see there).
 ///
 /// Lock order: `compaction` → `writer` → `published` → `fence` (taken only under the thread
 /// sanitizer), and `follow` → `published`; `commitQueue`'s lock is never held while taking
@@ -58,7 +58,7 @@ public final class Store: Sendable {
     private let counters: PublishedCounters
     let writer: Locked<WriterState>
     let commitQueue: CommitQueue
-    /// Held for the whole of one ``compact()``, so compactions run one at a time.
+    /// Held for the whole of one ``compact()-2quz9``, so compactions run one at a time.
     let compaction: Locked<Void>
     /// Where a read-only store stopped reading the log; held for the whole of one
     /// ``refresh()`` (Store+Refresh.swift). Unused by a writable store.
@@ -220,7 +220,7 @@ public final class Store: Sendable {
     /// The sequence number of the latest commit (0 for an empty store).
     public var sequence: UInt64 { counters.sequence.load(ordering: .acquiring) }
 
-    /// How many compactions (by ``compact()`` or the background compactor) this store has
+    /// How many compactions (by ``compact()-2quz9`` or the background compactor) this store has
     /// published since it was opened. A holder of a snapshot taken when it was lower holds
     /// segments a compaction replaced, whose files go only when the last such snapshot does:
     /// the object layer takes a new snapshot when this changes, as it does for ``sequence``.

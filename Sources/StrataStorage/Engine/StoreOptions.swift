@@ -62,13 +62,13 @@ extension Store {
 
         /// When the store compacts itself in a background thread. Default
         /// ``CompactionPolicy/default`` (at least 64 MiB of sealed segments, half of it dead);
-        /// ``CompactionPolicy/manual`` leaves compaction to ``Store/compact()``. Not used
+        /// ``CompactionPolicy/manual`` leaves compaction to ``Store/compact()-2quz9``. Not used
         /// read-only.
         public var compaction: CompactionPolicy = .default
         /// Called, on the compactor's thread, with the error of each background compaction
         /// that fails (the store keeps working, and the next segment seal retries; a failure
         /// of the directory sync or MANIFEST install makes the store refuse writes, as for
-        /// ``Store/compact()``). Also in ``Store/backgroundCompaction``. Default nil.
+        /// ``Store/compact()-2quz9``). Also in ``Store/backgroundCompaction``. Default nil.
         public var onBackgroundCompactionFailure: (@Sendable (StrataError) -> Void)?
 
         /// Options with every default.

@@ -96,9 +96,9 @@ public protocol StorageFile: AnyObject, Sendable {
     /// - Throws: ``StrataError`` `.io`.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
 
-    /// The requirement behind ``withBytes(at:count:_:)``: not generic, so that reading costs no
+    /// The requirement behind `withBytes(at:count:_:)`: not generic, so that reading costs no
     /// runtime generic metadata in the implementations.
-    /// - Throws: as ``withBytes(at:count:_:)``.
+    /// - Throws: as `withBytes(at:count:_:)`.
     func visitBytes(
         at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws
