@@ -11,7 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // AES-GCM, HKDF and HMAC for encryption at rest (Engine/StoreKey.swift).
+        // AES-GCM, HKDF and HMAC for encryption at rest (Format/StoreKey.swift).
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         // Only for `swift package generate-documentation --target Strata` (Strata.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
