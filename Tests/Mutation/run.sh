@@ -26,7 +26,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 helper="$root/Tests/Mutation/mutants.py"
 files=(Sources/StrataStorage/Format/*.swift Sources/StrataStorage/Log/*.swift
-       Sources/StrataStorage/Engine/Recovery*.swift Sources/StrataStorage/Engine/Compaction.swift)
+       Sources/StrataStorage/Engine/Recovery/Recovery*.swift Sources/StrataStorage/Engine/Compaction/Compaction.swift)
 
 list=false; sample=""; seed=""; results=".build/mutation/results.tsv"; timeout_seconds=""
 filter="StrataStorageTests"; skip="KeyTreeTests"; baseline=true; only=(); ids_file=""

@@ -1,7 +1,7 @@
 import XCTest
 @_spi(Testing) @testable import StrataStorage
 
-/// Open from hint files (Engine/Recovery+Hint.swift): the same index as a scan, and a scan with
+/// Open from hint files (Engine/Recovery/Recovery+Hint.swift): the same index as a scan, and a scan with
 /// a `.hintIgnored` event whenever a hint is missing, damaged or does not match its segment.
 final class HintRecoveryTests: XCTestCase {
     // MARK: - Helpers

@@ -1,5 +1,5 @@
 // The HintFuzzer target: recovery of a store whose hint file for sealed segment 1 is fuzzed
-// (the hint decoder, Log/HintFile+Decode.swift, and Engine/Recovery+Hint.swift).
+// (the hint decoder, Log/HintFile+Decode.swift, and Engine/Recovery/Recovery+Hint.swift).
 //
 // Input: one mode byte, then the bytes of 000001.hint.
 //

@@ -20,7 +20,7 @@ protocol ObservationWorker: AnyObject {
 ///
 /// Thread-safe: its state sits behind a lock. The worker is made, used and released only on
 /// `queue` (a serial queue); the lock only hands it over.
-final class ChangeObserver: Sendable {
+final class ChangeObserver: CommitObserver {
     /// The queue Strata delivers on when the caller names none: serial, so callbacks without
     /// `on:` come in commit order across observers.
     static let defaultQueue = DispatchQueue(label: "strata.notifications")

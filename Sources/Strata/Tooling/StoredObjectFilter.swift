@@ -2,7 +2,7 @@ import StrataStorage
 
 // `strata inspect --where`: a small predicate over an object's stored fields, for databases
 // opened without their model classes (the query engine works on declared schemas, so it cannot
-// run here). What it reads, with the query language's tokens (Results/PredicateLexer.swift):
+// run here). What it reads, with the query language's tokens (Query/PredicateLexer.swift):
 //
 //   predicate  := and (("OR" | "||") and)*
 //   and        := unary (("AND" | "&&") unary)*

@@ -1,6 +1,6 @@
 // KeyTree.Builder: a tree made from entries that arrive in strictly ascending key order, bottom
 // up, with no search: recovery builds a keyspace's tree this way from a hint file's sorted
-// entries (Engine/Recovery+Hint.swift).
+// entries (Engine/Recovery/Recovery+Hint.swift).
 //
 // Entries fill a leaf until it is full; the next entry starts a new leaf, which joins the open
 // branch of the level above with its first key as separator. A full branch likewise starts a new

@@ -1,5 +1,5 @@
 // Creating and sealing segment files. The append path itself is Store+Commit.swift;
-// compaction's output is written by Engine/Compaction.swift.
+// compaction's output is written by Engine/Compaction/Compaction.swift.
 
 enum SegmentWriter {
     /// Creates segment `number` in `directory` and writes its header, with a new random salt;
@@ -48,7 +48,7 @@ enum SegmentWriter {
     /// file's first 512-byte sector, whose writes are taken to be atomic (PostgreSQL keeps
     /// `pg_control` under 512 bytes on the same assumption), so a crash leaves the old header or
     /// the new one, and both are valid. Where that does not hold, recovery accepts the torn
-    /// header of the newest segment (Engine/Recovery+TornSeal.swift). REQUIRES: `length` is the
+    /// header of the newest segment (Engine/Recovery/Recovery+TornSeal.swift). REQUIRES: `length` is the
     /// file's size and nothing writes to the segment meanwhile.
     /// - Throws: ``StrataError`` `.io` when the write or the sync fails; a failed sync is
     ///   noted in `syncs`.

@@ -41,7 +41,7 @@ struct Recovery {
     /// Given to every SegmentFile; nil for read-only opens.
     let remover: SegmentRemover?
     var fileSystem: any FileSystem { options.fileSystem }
-    /// How far a read-only pass reads the newest log segment (Engine/FollowLimit.swift).
+    /// How far a read-only pass reads the newest log segment (Engine/Recovery/FollowLimit.swift).
     var followLimit = FollowLimit.none
 
     /// How many times a read-only open starts over when the MANIFEST changed under it.
@@ -82,7 +82,7 @@ struct Recovery {
         var attempt = 1
         while true {
             // Read before the MANIFEST: a segment the limit names is listed in any MANIFEST
-            // read after it (Engine/FollowLimit.swift).
+            // read after it (Engine/Recovery/FollowLimit.swift).
             var pass = self
             pass.followLimit = FollowLimit.read(in: directory, fileSystem: fileSystem)
             let manifest = try Manifest.read(in: directory, fileSystem: fileSystem)

@@ -14,7 +14,7 @@
 //
 // A torn tail (a write the writer has not finished) ends the scan and is read again by the next
 // refresh. While a writer runs, the newest segment is read only up to the end it published as
-// decided (Engine/FollowLimit.swift): a group whose write or fsync has not returned may still
+// decided (Engine/Recovery/FollowLimit.swift): a group whose write or fsync has not returned may still
 // be cut off. A failure throws before step 3 and leaves the store as it was.
 //
 // Lock order: `follow` (held for a whole refresh, so refreshes run one at a time) → `published`.
@@ -85,7 +85,7 @@ extension Store {
     /// nothing changed since `position`. REQUIRES: `follow` is held.
     private func caughtUp(from position: FollowPosition) throws -> (Recovery.Result, isFull: Bool)? {
         var recovery = Recovery(directory: directory, options: options, key: key, remover: nil)
-        // Read before the MANIFEST, and again after the pass (Engine/FollowLimit.swift).
+        // Read before the MANIFEST, and again after the pass (Engine/Recovery/FollowLimit.swift).
         recovery.followLimit = FollowLimit.read(in: directory, fileSystem: fileSystem)
         if let manifest = try? Manifest.read(in: directory, fileSystem: fileSystem) {
             var result = resultToContinue(from: position)

@@ -48,7 +48,7 @@ extension Recovery {
         }
         let base = result.activeEnd
         let fileSize = try segment.file.size()
-        // Still newest: only as far as a running writer decided it (Engine/FollowLimit.swift).
+        // Still newest: only as far as a running writer decided it (Engine/Recovery/FollowLimit.swift).
         let size = isStillNewest ? followLimit.readableEnd(ofNewest: number, size: fileSize) : fileSize
         guard size >= base else {
             throw StrataError.corrupt(

@@ -1,5 +1,13 @@
 import StrataStorage
 
+/// What ``CommitNotifier`` tells of each published commit: a change observer (`ChangeObserver`
+/// in Live/), which computes and delivers what changed on its own queue.
+protocol CommitObserver: AnyObject, Sendable {
+    /// Marks the observer as due after a commit and queues one delivery when it was not due
+    /// already; returns without waiting for it. Called on the committing thread.
+    func schedule()
+}
+
 /// Tells the change observers of one store (every `Database` of the same files in this
 /// process) that a commit was published. Held by `SharedStore`.
 ///
@@ -10,7 +18,7 @@ import StrataStorage
 /// Thread-safe: the observer table sits behind a lock. It holds its observers strongly until
 /// they are removed (a token's `invalidate()` or release removes its observer).
 final class CommitNotifier: Sendable {
-    private let observers = Locked<[ObjectIdentifier: ChangeObserver]>([:])
+    private let observers = Locked<[ObjectIdentifier: any CommitObserver]>([:])
     /// Called (outside the lock) after each add and remove: a read-only store's follower
     /// watches the files only while there are observers (`StoreFollower`).
     private let observersChanged = Locked<(@Sendable () -> Void)?>(nil)
@@ -19,12 +27,12 @@ final class CommitNotifier: Sendable {
     /// `DatabaseEvents`.
     private let listeners = Locked<[ObjectIdentifier: @Sendable (ObjectIdentifier?) -> Void]>([:])
 
-    func add(_ observer: ChangeObserver) {
+    func add(_ observer: any CommitObserver) {
         observers.withLock { $0[ObjectIdentifier(observer)] = observer }
         observersChanged.withLock { $0 }?()
     }
 
-    func remove(_ observer: ChangeObserver) {
+    func remove(_ observer: any CommitObserver) {
         _ = observers.withLock { $0.removeValue(forKey: ObjectIdentifier(observer)) }
         observersChanged.withLock { $0 }?()
     }
