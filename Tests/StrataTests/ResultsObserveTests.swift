@@ -136,6 +136,7 @@ final class ResultsObserveTests: DatabaseTestCase {
             }
         }
         log.wait { $0.count == 1 }
+        queue.sync {}  // the initial delivery's run has ended: a commit now queues a new run behind `held`
         let held = DispatchSemaphore(value: 0)
         queue.async { held.wait() }
         for name in ["e", "d", "c", "b", "a"] { try addDog(name, age: 1, to: db) }

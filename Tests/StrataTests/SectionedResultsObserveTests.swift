@@ -230,6 +230,7 @@ final class SectionedResultsObserveTests: DatabaseTestCase {
             if let delivery = Self.summary(change, sectionsOf: { Array($0) }) { log.append(delivery) }
         }
         log.wait { $0.count == 1 }
+        queue.sync {}  // the initial delivery's run has ended: a commit now queues a new run behind `held`
         let held = DispatchSemaphore(value: 0)
         queue.async { held.wait() }
         for name in ["egg", "dart", "ant", "bee"] { try db.write { try add(name, to: db) } }
