@@ -56,19 +56,4 @@ extension Database {
         try withLinkedUpdatePolicy(update, mergingGivenProperties: true) { _ = try addObject(object, update: update) }
         return object
     }
-
-    /// Deletes every object of every class (embedded objects with their parents), as Realm's
-    /// `deleteAll()`. The classes stay registered.
-    ///
-    /// Thread safety: on the database's thread, inside its write.
-    /// - Throws: ``/StrataStorage/StrataError`` `.notInWriteTransaction` outside a write.
-    /// - Complexity: O(n) in the number of stored objects, with their links.
-    public func deleteAll() throws {
-        guard transaction != nil else {
-            throw StrataError(.notInWriteTransaction, "deleteAll() outside a write transaction: call it inside `try db.write { }`")
-        }
-        for schema in schemas.all where !schema.isEmbedded {
-            try delete(Results<Object>(database: self, schema: schema))
-        }
-    }
 }

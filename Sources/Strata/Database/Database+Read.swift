@@ -24,12 +24,6 @@ extension Database {
         return object(for: ObjectKey(classID: schema.classID, key: storageKey), schema: schema)
     }
 
-    /// Every object of `type`, as lazily evaluated, live ``Results``.
-    /// - Precondition: `type` is one of the database's object types.
-    public func objects<T: Object>(_ type: T.Type) -> Results<T> {
-        Results(database: self, schema: requireSchema(type))
-    }
-
     func requireSchema(_ type: ObjectBase.Type) -> ObjectSchema {
         guard let schema = schemas.schema(for: type) else {
             preconditionFailure("\(type.className()) is not one of the database's objectTypes; add it to Database.Configuration.objectTypes")

@@ -81,36 +81,6 @@ public struct Query<T> {
     }
 }
 
-extension QueryStep {
-    /// The step that reads `property`: a link or an embedded object leads to its class, a
-    /// collection or map to its elements' class (if they are objects), `LinkingObjects` to the
-    /// objects that link here.
-    static func make(for property: PropertySchema, in schemas: SchemaSet) -> QueryStep {
-        if case .linkingObjects = property.type.type, let origin = property.linkingOrigin {
-            return .backlinks(origin: origin.schema, propertyID: origin.property.propertyID)
-        }
-        var target: ObjectSchema?
-        var isMultiple = false
-        switch property.type.type {
-        case .object(let className): target = schemas.schema(named: className)
-        case .list(let element), .set(let element), .map(let element):
-            isMultiple = true
-            if case .object(let className) = element.type { target = schemas.schema(named: className) }
-        default: break
-        }
-        return .property(index: property.index, target: target, isMultiple: isMultiple)
-    }
-
-    /// The class of the objects this step reaches, if they are objects.
-    var targetSchema: ObjectSchema? {
-        switch self {
-        case .property(_, let target, _): return target
-        case .backlinks(let origin, _): return origin
-        case .mapValue, .mapKeys, .valueType: return nil
-        }
-    }
-}
-
 extension Query {
     /// The constant a Swift value compares as: its stored value, or the link to a managed
     /// object (an unmanaged or embedded object matches no link).

@@ -102,31 +102,6 @@ struct QueryPath: Sendable {
     func appending(_ path: QueryPath) -> QueryPath { QueryPath(steps + path.steps) }
 }
 
-/// One step of a key path.
-enum QueryStep: Sendable {
-    /// The stored property at `index` of the current object. `target` is the schema of the
-    /// objects it links to or embeds (for a link, a list of links…), nil for values. `isMultiple`:
-    /// a list, set or map.
-    case property(index: Int, target: ObjectSchema?, isMultiple: Bool)
-    /// The objects of `origin` whose property `propertyID` links to the current object
-    /// (`LinkingObjects`, `@links.Class.property`).
-    case backlinks(origin: ObjectSchema, propertyID: UInt32)
-    /// The value a map has for `key` (nil when it has none).
-    case mapValue(key: String)
-    /// A map's keys (`@allKeys`).
-    case mapKeys
-    /// The type name of a mixed value (`@type`): "int", "string", "object"…
-    case valueType
-
-    var isMultiple: Bool {
-        switch self {
-        case .property(_, _, let isMultiple): return isMultiple
-        case .backlinks, .mapKeys: return true
-        case .mapValue, .valueType: return false
-        }
-    }
-}
-
 extension QueryNode {
     /// Calls `body` with the index of every property of the queried object the predicate reads
     /// (the first step of each key path).

@@ -7,9 +7,10 @@ import StrataStorage
 // Two record writers, and why: `encode(_:schema:…)` writes a record from fields (`FieldValue`s in
 // property order), which every change that needs the fields as values has — an upsert compares
 // them, a class with links or indexes derives backlinks and index entries from them.
-// `encode(propertiesOf:…)` writes a new object's record straight from its properties, without
-// making fields at all: the insert path of a class with no links and no index, where building
-// fields was a third of the cost of an add. Both emit every value through the same `ByteWriter`
+// `encode(propertiesOf:…)` (in RecordCodec+Properties.swift, beside the property accessors it
+// calls) writes a new object's record straight from its properties, without making fields at
+// all: the insert path of a class with no links and no index, where building fields was a third
+// of the cost of an add. Both emit every value through the same `ByteWriter`
 // functions, and a test (`RecordCodecTests`) checks that they give the same bytes for every type.
 
 enum RecordCodec {
@@ -20,38 +21,16 @@ enum RecordCodec {
     static let maxNesting = ObjectFormat.maxNesting
 
     /// Appends the record of an object's fields (in property order) to `bytes`.
-    static func encode(_ fields: [FieldValue], schema: ObjectSchema, appendingTo bytes: inout [UInt8]) {
+    static func encode(_ fields: [FieldValue], schema: some RecordLayout, appendingTo bytes: inout [UInt8]) {
         fields.withUnsafeBufferPointer {
             bytes.append(encoding: ObjectRecord(fields: $0, layout: schema.storedFieldLayout))
         }
     }
 
     /// Appends the record of an object's fields (in property order) to `buffer`.
-    static func encode(_ fields: UnsafeBufferPointer<FieldValue>, schema: ObjectSchema, appendingTo buffer: ByteBuffer) {
+    static func encode(_ fields: UnsafeBufferPointer<FieldValue>, schema: some RecordLayout, appendingTo buffer: ByteBuffer) {
         let record = ObjectRecord(fields: fields, layout: schema.storedFieldLayout)
         buffer.append { record.write(to: &$0) }
-    }
-
-    /// Appends the record of an unmanaged object's properties to `buffer`, written straight
-    /// from the object (`PropertyAccessing.writeField`); nothing when it throws.
-    /// - Throws: `.invalidValue` naming the class and property whose value cannot be stored.
-    static func encode(propertiesOf object: ObjectBase, schema: ObjectSchema, context: Database, appendingTo buffer: ByteBuffer) throws {
-        let layout = schema.storedFieldLayout
-        // Through a buffer pointer: each accessor is used in place, not copied out of the array.
-        try schema.accessors.withUnsafeBufferPointer { accessors in
-            try buffer.append { writer in
-                writer.byte(RecordCodec.version)
-                writer.varint(UInt64(layout.count))
-                for field in layout {
-                    writer.varint(UInt64(field.id))
-                    do {
-                        try accessors[field.index].writeField(of: object, to: &writer, context: context)
-                    } catch {
-                        throw StrataError.inContext("\(schema.className).\(schema.properties[field.index].name)", error)
-                    }
-                }
-            }
-        }
     }
 
     /// An object record to encode: fields in property order, and the stored fields' layout.
@@ -74,7 +53,7 @@ enum RecordCodec {
     /// properties it flags are decoded; the others keep their defaults.
     /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the bytes are malformed.
     static func decodeFields(
-        _ bytes: UnsafeRawBufferPointer, schema: ObjectSchema, only wanted: [Bool]? = nil
+        _ bytes: UnsafeRawBufferPointer, schema: some RecordLayout, only wanted: [Bool]? = nil
     ) throws -> [FieldValue] {
         var reader = try recordReader(bytes)
         var fields = schema.defaultFields
@@ -96,7 +75,7 @@ enum RecordCodec {
     /// Fields the record does not hold are not reported (the caller uses their defaults).
     /// - Throws: ``/StrataStorage/StrataError`` `.corruption` when the bytes are malformed.
     static func forEachField(
-        _ bytes: UnsafeRawBufferPointer, schema: ObjectSchema, slots: [Int], _ body: (Int, FieldValue) -> Void
+        _ bytes: UnsafeRawBufferPointer, schema: some RecordLayout, slots: [Int], _ body: (Int, FieldValue) -> Void
     ) throws {
         var reader = try recordReader(bytes)
         let count = try reader.count()

@@ -253,3 +253,5 @@ public final class PropertySchema: @unchecked Sendable {
         return true
     }
 }
+
+extension ObjectSchema: RecordLayout {}
