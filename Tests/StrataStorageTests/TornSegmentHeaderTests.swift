@@ -78,6 +78,26 @@ final class TornSegmentHeaderTests: XCTestCase {
         }
     }
 
+    /// The version (8), cipher (20) and kind (24) of a header whose checksum fails are not the
+    /// writer's: a value this build does not read there is damage, not a newer format.
+    func testAnUnreadableFieldOfTheNewestSegmentsDamagedHeaderIsCorruption() throws {
+        let (memory, _) = try storeBeforeItsSeal()
+        let old = Array(try XCTUnwrap(memory.contents(of: segment1)).prefix(64))
+        for offset in [8, 9, 20, 21, 24] {
+            let image = memory.crashImage(.keepAll)
+            var header = old
+            header[offset] ^= 0xFF
+            image.corrupt(path: segment1, at: 0, with: header)
+            for readOnly in [true, false] {
+                XCTAssertThrowsError(try openStore(image, segmentSize: 1 << 20, readOnly: readOnly), "byte \(offset)") { error in
+                    XCTAssertEqual((error as? StrataError)?.code, .corruption, "byte \(offset): \(error)")
+                    XCTAssertEqual((error as? StrataError)?.file, segment1, "byte \(offset)")
+                    XCTAssertEqual((error as? StrataError)?.offset, 0, "byte \(offset)")
+                }
+            }
+        }
+    }
+
     func testATornHeaderOfASealedSegmentIsCorruption() throws {
         let memory = MemoryFileSystem()
         let store = try openStore(memory, segmentSize: 1 << 20)

@@ -128,8 +128,9 @@
     /// two differ only in the sealed length and the checksum. The caller checks the rest
     /// against the segment's records (Recovery.swift).
     /// - Throws: ``StrataError`` `.corruption` (naming `file`) when the bytes are not a segment
-    ///   header, `.unsupportedFormat` when the version, an extension id or the kind is not one
-    ///   this code reads.
+    ///   header, or when a field of a header whose checksum fails does not read;
+    ///   `.unsupportedFormat` when the checksum holds and the version, an extension id or the
+    ///   kind is not one this code reads.
     static func decode(
         _ bytes: UnsafeRawBufferPointer, file: String, acceptingTornSeal: Bool = false
     ) throws -> SegmentHeader {
@@ -145,6 +146,20 @@
         guard checksumHolds || acceptingTornSeal else {
             throw checksumMismatch(file: file)
         }
+        do {
+            return try decodeFields(bytes, file: file, checksumHolds: checksumHolds)
+        } catch where !checksumHolds {
+            // A header whose checksum fails is damaged wherever a field does not read: its
+            // version, cipher or kind are no writer's, so not a newer format's either.
+            throw checksumMismatch(file: file)
+        }
+    }
+
+    /// The fields of a header whose magic is checked, and whose checksum holds unless it is a
+    /// torn seal's (`checksumHolds` false: ``sealedLength`` 0, ``isTornSeal`` set).
+    private static func decodeFields(
+        _ bytes: UnsafeRawBufferPointer, file: String, checksumHolds: Bool
+    ) throws -> SegmentHeader {
         let version = bytes.loadLittleEndian(at: versionOffset, as: UInt16.self)
         guard version != 0 else {
             throw StrataError.corrupt(
