@@ -35,8 +35,6 @@ extension Recovery {
         result.scannedSequence = result.lastSequence
         result.lastSequence = max(result.lastSequence, manifest.lastSequence)
         result.manifest = manifest
-        let highest = UInt64(manifest.segments.max() ?? 0) + 1
-        result.nextSegmentNumber = max(result.nextSegmentNumber, highest)
         return true
     }
 

@@ -59,7 +59,9 @@ struct Recovery {
         var compactedSegments: Set<UInt32> = []
         /// Records and bytes of each listed segment.
         var tallies: [UInt32: SegmentTally] = [:]
-        /// One above the highest segment number in the MANIFEST or among the directory's files.
+        /// One above the highest segment number in the MANIFEST or among the directory's files,
+        /// at open; a follower's catch-up (Recovery+Follow.swift) leaves it, as a read-only store
+        /// creates no segment.
         var nextSegmentNumber: UInt64 = 1
         var activeEnd = SegmentHeader.size
         var events: [RecoveryEvent] = []
