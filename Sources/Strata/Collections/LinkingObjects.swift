@@ -45,12 +45,6 @@ public final class LinkingObjects<Element: Object>: RandomAccessCollection {
     }
 }
 
-/// The face of `LinkingObjects` the schema reads.
-protocol LinkingObjectsProperty {
-    var propertyName: String { get }
-    static var originClassName: String { get }
-}
-
 extension LinkingObjects: LinkingObjectsProperty {
     static var originClassName: String { Element.className() }
 }

@@ -100,7 +100,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
                 backing = .unmanaged(values)
             case .managed(let binding):
                 binding.edit(prepare: { () throws -> FieldValue? in
-                    try Self.checkKey(key)
+                    try MapKeyBytes.check(key)
                     return try newValue.map { try binding.stored($0) }
                 }) { field, _, value in
                     Self.set(key, to: value, in: &field, transaction: binding.database.transaction)
@@ -161,12 +161,6 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence {
         }
     }
 
-    /// Refuses keys MongoDB-style documents cannot hold: with a `.` or a leading `$`.
-    static func checkKey(_ key: String) throws {
-        if key.contains(".") || key.hasPrefix("$") {
-            throw StrataError(.invalidValue, "the map key '\(key)' contains '.' or starts with '$', which is not allowed")
-        }
-    }
 }
 
 extension Map: _Persistable {
@@ -184,7 +178,7 @@ extension Map: _Persistable {
         case .unmanaged(let values):
             var entries: [FieldValue.MapEntry] = []
             for (key, value) in values {
-                try Self.checkKey(key.text)
+                try MapKeyBytes.check(key.text)
                 entries.append(FieldValue.MapEntry(key: key.text, value: try value._strataWrite(context)))
             }
             return .map(entries.sorted { MapKeyBytes($0.key) < MapKeyBytes($1.key) })
@@ -213,33 +207,4 @@ public protocol _MapKey: Hashable {
 extension String: _MapKey {
     public var _strataMapKey: String { self }
     public init(_strataMapKey: String) { self = _strataMapKey }
-}
-
-/// A map key as its UTF-8 bytes: equal, hashed and ordered by them, as stored strings are (Swift's
-/// `String` equality would make canonically equivalent keys one).
-struct MapKeyBytes: Hashable, Comparable {
-    let text: String
-
-    init(_ text: String) { self.text = text }
-
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
-    static func < (lhs: Self, rhs: Self) -> Bool { lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8) }
-    func hash(into hasher: inout Hasher) { text.utf8.forEach { hasher.combine($0) } }
-
-    /// Where `key` is among `entries` (in ascending key order): its position and true, or the
-    /// position it would be inserted at and false. Adds the keys compared to `compared`.
-    /// - Complexity: O(log n) comparisons.
-    static func search(_ key: String, in entries: [FieldValue.MapEntry], compared: inout Int) -> (position: Int, found: Bool) {
-        let target = MapKeyBytes(key)
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            compared += 1
-            if MapKeyBytes(entries[middle].key) < target { low = middle + 1 } else { high = middle }
-        }
-        guard low < entries.count else { return (low, false) }
-        compared += 1
-        return (low, MapKeyBytes(entries[low].key) == target)
-    }
 }

@@ -61,24 +61,3 @@ enum InMemoryDatabases {
         }
     }
 }
-
-extension Database {
-    /// Opens ``Configuration/defaultConfiguration``, as Realm's `try Realm()`.
-    ///
-    /// ```swift
-    /// Database.Configuration.defaultConfiguration.objectTypes = [Dog.self, Person.self]
-    /// let db = try Database()
-    /// ```
-    /// `isolation` is the caller's actor, as for ``init(configuration:isolation:)``.
-    /// - Throws: ``/StrataStorage/StrataError`` `.invalidSchema` when the default configuration names no
-    ///   classes; what ``init(configuration:isolation:)`` throws.
-    public convenience init(isolation: isolated (any Actor)? = #isolation) throws {
-        let configuration = Configuration.defaultConfiguration
-        guard !configuration.objectTypes.isEmpty else {
-            throw StrataError(
-                .invalidSchema,
-                "Database.Configuration.defaultConfiguration names no objectTypes: set them before Database() (Linux cannot list a program's model classes)")
-        }
-        try self.init(opening: configuration, autorefreshingOn: isolation)
-    }
-}

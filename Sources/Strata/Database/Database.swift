@@ -52,13 +52,9 @@ public final class Database {
         /// commits (the files are watched while any observer is registered), and
         /// ``Database/refresh()`` catches it up by hand.
         public var readOnly = false
-        /// Converts the stored objects when the stored schema version is lower than
-        /// ``schemaVersion``, as Realm's `migrationBlock`: called once, on the opening thread,
-        /// with the ``Migration`` and the stored version; its changes and the new schema are
-        /// committed together, atomically, when it returns. Without a block, a higher version
-        /// migrates what converts by itself (see ``Migration``). The block must not open this
-        /// database. Default nil.
-        public var migrationBlock: MigrationBlock?
+        /// The ``migrationBlock``, held as a value this folder does not read: `Migration/`
+        /// declares the block's type and hands it to the open (Configuration+Migration.swift).
+        var migrationBlockStorage: (any Sendable)?
         /// Delete every object and the stored schema, and start again with the declared one,
         /// instead of migrating, whenever a migration would run (the stored schema version
         /// differs, or the schema changed in a way that needs one), as Realm's
@@ -202,33 +198,12 @@ public final class Database {
     /// Changes whenever what a read may see changes: a new commit, a change in a transaction.
     @exclusivity(unchecked) private(set) var version = 0
 
-    /// Opens (creating if needed) the database in `configuration.directory`.
-    ///
-    /// - Throws: ``/StrataStorage/StrataError`` with code `.invalidSchema` (naming class and property) when a
-    ///   model class cannot be stored as declared, `.schemaMismatch` (listing every difference)
-    ///   when the stored schema version is higher than the configuration's, or the classes
-    ///   changed in a way that needs a migration without a higher version, `.invalidValue` or
-    ///   `.primaryKeyExists` when a migration fails (nothing is written then), `.locked` when
-    ///   another process has the database open, `.invalidKey` when
-    ///   ``Configuration/encryptionKey`` does not fit the database, and the
-    ///   storage engine's `.corruption`, `.io`, `.unsupportedFormat`. With
-    ///   ``Configuration/readOnly``: `.notFound` when the directory holds no database, `.readOnly`
-    ///   when the stored schema lacks a class or property as declared. `.notInWriteTransaction`
-    ///   when the open must store classes or indexes, or migrate, while this thread (or task)
-    ///   has a write open on another `Database` of the directory. With
-    ///   ``Configuration/seedFilePath``: `.invalidArgument` when the directory holds files but
-    ///   no database.
-    ///
-    /// The database reads one version at a time (see ``Database``). `isolation` is the actor the
-    /// caller is isolated to, if any (`#isolation`): with ``autorefresh`` the database advances
-    /// between that actor's jobs after another commit lands. Opened off any actor, it advances
-    /// only at its writes, ``refresh()`` and ``invalidate()``.
-    public convenience init(configuration: Configuration, isolation: isolated (any Actor)? = #isolation) throws {
-        try self.init(opening: configuration, autorefreshingOn: isolation)
-    }
-
-    /// Opens the database for `init(configuration:isolation:)`, autorefreshing on `actor`.
-    convenience init(opening configuration: Configuration, autorefreshingOn actor: (any Actor)?) throws {
+    /// Opens the database of `configuration`, autorefreshing on `actor`; a stored schema that
+    /// needs a migration is rewritten by `migration` (the open of Database+Open.swift makes it
+    /// from the configuration's migration block).
+    convenience init(
+        opening configuration: Configuration, migrating migration: any SchemaMigrating, autorefreshingOn actor: (any Actor)?
+    ) throws {
         let schemas = try SchemaSet(configuration.objectTypes)
         var options = configuration.storageOptions
         if configuration.readOnly { options.readOnly = true }
@@ -240,7 +215,7 @@ public final class Database {
         let firstOpen = !shared.isBound.withLock { $0 }
         try shared.bind(
             schemas, schemaVersion: configuration.schemaVersion, requireStoredSchema: configuration.readOnly,
-            migration: .init(block: configuration.migrationBlock, deletesDatabaseIfNeeded: configuration.deleteDatabaseIfMigrationNeeded))
+            migration: .init(migration: migration, deletesDatabaseIfNeeded: configuration.deleteDatabaseIfMigrationNeeded))
         if firstOpen, !options.readOnly, let shouldCompact = configuration.shouldCompactOnLaunch {
             let statistics = shared.store.statistics()
             if shouldCompact(statistics.totalBytes, statistics.liveBytes) { _ = try shared.store.compact() }

@@ -1,14 +1,16 @@
 import StrataStorage
 
-// What opening with a schema does to the stored one (see Migration/SchemaDifferences.swift):
+// What opening with a schema does to the stored one (see Schema/SchemaDifferences.swift):
 // bind it (the same schema, or additive changes), migrate it (a higher schema version with a
-// migration block or with changes that need one), reset it (`deleteDatabaseIfMigrationNeeded`
-// when a migration would run), or refuse with every difference listed.
+// migration block or with changes that need one) through `SchemaMigrating`, reset it
+// (`deleteDatabaseIfMigrationNeeded` when a migration would run), or refuse with every
+// difference listed.
 
 extension SharedStore {
     /// How an open handles a schema that needs a migration.
     struct MigrationSettings {
-        var block: MigrationBlock?
+        /// What rewrites the objects when the step is `.migrate`.
+        var migration: any SchemaMigrating
         var deletesDatabaseIfNeeded = false
     }
 
@@ -26,7 +28,7 @@ extension SharedStore {
         let needsMigration = differences.contains { !$0.isAdditive }
         if schemaVersion == stored.schemaVersion, !needsMigration { return .bind }
         if settings.deletesDatabaseIfNeeded { return .reset }
-        if schemaVersion > stored.schemaVersion { return settings.block == nil && !needsMigration ? .bind : .migrate }
+        if schemaVersion > stored.schemaVersion { return !settings.migration.hasBlock && !needsMigration ? .bind : .migrate }
         let why = schemaVersion < stored.schemaVersion
             ? "the database has schema version \(stored.schemaVersion), newer than the configuration's \(schemaVersion)"
             : "the declared classes differ from the stored schema (version \(stored.schemaVersion)) in ways that need a migration: raise schemaVersion (and give a migrationBlock to convert values)"
@@ -67,12 +69,8 @@ extension SharedStore {
             updated.indexFormat = ObjectFormat.indexFormat
             batch.put(updated.encoded(), forKey: ObjectFormat.catalogKey, in: ObjectFormat.catalogKeyspace)
         } else {
-            let migration = try Migration(catalog: stored, snapshot: snapshot, declared: schemas.all)
-            settings.block?(migration, stored.schemaVersion)
-            if let error = migration.error { throw error }
-            var writer = MigrationWriter(migration: migration, snapshot: snapshot, schemas: schemas.all)
-            updated = try writer.write(from: stored, schemaVersion: schemaVersion)
-            batch = writer.batch
+            (batch, updated) = try settings.migration.rewrite(
+                stored: stored, snapshot: snapshot, schemas: schemas.all, schemaVersion: schemaVersion)
         }
         try store.commit(batch)
         catalog.withLock { $0 = updated }

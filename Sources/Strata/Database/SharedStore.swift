@@ -92,7 +92,7 @@ final class SharedStore: @unchecked Sendable {
     ///   `.notInWriteTransaction` when the catalog must change while the calling thread (or
     ///   task) has a write open on another database of this store; what a migration throws.
     func bind(
-        _ schemas: SchemaSet, schemaVersion: UInt64, requireStoredSchema: Bool = false, migration: MigrationSettings = MigrationSettings()
+        _ schemas: SchemaSet, schemaVersion: UInt64, requireStoredSchema: Bool = false, migration: MigrationSettings
     ) throws {
         let readOnly = store.options.readOnly
         let stored = catalog.withLock { $0 }

@@ -47,7 +47,7 @@ extension Migration {
         case .map(let element):
             guard let dictionary = value as? [String: Any] else { throw mismatch(value, type, path) }
             return .map(try dictionary.map { key, element2 in
-                try Map<String, AnyValue>.checkKey(key)
+                try MapKeyBytes.check(key)
                 return (key: key, value: try self.value(unwrapped(element2), for: element, at: "\(path)[\(key)]"))
             })
         case .any:

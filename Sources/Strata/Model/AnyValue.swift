@@ -85,7 +85,7 @@ extension AnyValue: _Persistable {
         case .map(let values):
             var entries: [FieldValue.MapEntry] = []
             for (key, value) in values {
-                try Map<String, AnyValue>.checkKey(key)
+                try MapKeyBytes.check(key)
                 entries.append(FieldValue.MapEntry(key: key, value: try value._strataWrite(context)))
             }
             return .map(entries.sorted { MapKeyBytes($0.key) < MapKeyBytes($1.key) })

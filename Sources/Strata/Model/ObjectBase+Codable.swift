@@ -109,12 +109,9 @@ extension Optional: OptionalValue {
 
 /// Lists and sets, seen as elements for coding.
 protocol EncodableElements { var elementsForCoding: [Any] { get } }
-extension List: EncodableElements { var elementsForCoding: [Any] { map { $0 } } }
-extension MutableSet: EncodableElements { var elementsForCoding: [Any] { map { $0 } } }
 
 /// Maps, seen as entries for coding.
 protocol EncodableEntries { var entriesForCoding: [(String, Any)] { get } }
-extension Map: EncodableEntries { var entriesForCoding: [(String, Any)] { map { ($0.key._strataMapKey, $0.value as Any) } } }
 
 extension AnyValue {
     func encode(to encoder: any Encoder, depth: Int) throws {

@@ -1,8 +1,9 @@
 import StrataStorage
 
 // A class as a migration sees it, on either side: the stored one (from the catalog, without a
-// Swift class) and the declared one (from an `ObjectSchema`). Migration objects, the schema
-// comparison and the rewrite all work on shapes, so the old side needs no Swift class.
+// Swift class) and the declared one (from an `ObjectSchema`, in ClassShape+ObjectSchema.swift).
+// Migration objects, the schema comparison and the rewrite all work on shapes, so the old side
+// needs no Swift class.
 
 /// A property of a ``ClassShape``.
 struct PropertyShape: Equatable {
@@ -31,17 +32,6 @@ struct ClassShape {
         self.isEmbedded = isEmbedded
         self.properties = properties
         self.defaults = defaults
-    }
-
-    /// The declared shape of `schema` (its stored properties).
-    init(_ schema: ObjectSchema) {
-        name = schema.className
-        isEmbedded = schema.isEmbedded
-        let stored = schema.properties.filter(\.isStored)
-        properties = stored.map {
-            PropertyShape(name: $0.name, type: $0.type, isPrimaryKey: $0.isPrimaryKey, isIndexed: $0.isIndexed && !$0.isPrimaryKey)
-        }
-        defaults = stored.map { schema.defaultFields[$0.index] }
     }
 
     /// The stored shape of a catalog entry.

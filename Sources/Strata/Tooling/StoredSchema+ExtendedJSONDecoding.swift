@@ -22,7 +22,7 @@ extension StoredSchema {
             guard Set(elements).count == elements.count else { throw StrataError(.invalidValue, "a set holds a value twice") }
             return .set(elements)
         case (.map(let element), .object(let members)):
-            for member in members { try Map<String, Int>.checkKey(member.key) }   // the rule of every map
+            for member in members { try MapKeyBytes.check(member.key) }   // the rule of every map
             let entries = try members.map { FieldValue.MapEntry(key: $0.key, value: try fieldValue($0.value, type: element, identity: &identity)) }
             return .map(entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) })
         case (.object(let className), _):
@@ -85,7 +85,7 @@ extension StoredSchema {
     private func mixedValue(_ json: JSONValue) throws -> FieldValue {
         switch json {
         case .object(let members) where members.first?.key.hasPrefix("$") != true:
-            for member in members { try Map<String, Int>.checkKey(member.key) }
+            for member in members { try MapKeyBytes.check(member.key) }
             return .map(try members.map { .init(key: $0.key, value: try mixedValue($0.value)) }
                 .sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) })
         case .array(let items):

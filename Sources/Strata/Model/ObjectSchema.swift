@@ -166,10 +166,6 @@ public final class ObjectSchema: @unchecked Sendable, CustomStringConvertible {
 /// declared without `@Persisted` is a schema error, not a property silently left unstored (as
 /// Realm's older `let dogs = List<Dog>()` syntax would have it).
 protocol PersistedOnly {}
-extension List: PersistedOnly {}
-extension MutableSet: PersistedOnly {}
-extension Map: PersistedOnly {}
-extension LinkingObjects: PersistedOnly {}
 
 /// One stored property of a model class.
 ///

@@ -165,3 +165,9 @@ struct PropertyAccessor<Value: _Persistable>: PropertyAccessing {
         return object._strataState!.read(index, as: Value.self)
     }
 }
+
+/// The face of `LinkingObjects` the schema reads.
+protocol LinkingObjectsProperty {
+    var propertyName: String { get }
+    static var originClassName: String { get }
+}
