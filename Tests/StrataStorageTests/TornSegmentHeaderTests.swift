@@ -98,6 +98,40 @@ final class TornSegmentHeaderTests: XCTestCase {
         }
     }
 
+    /// A newest segment that holds no record yet, only zeros past its header (a crash after the
+    /// file grew, before a record landed), with a torn seal: nothing in it contradicts the header.
+    func testATornSealOfAnEmptyNewestSegmentWithAZeroFilledTailOpens() throws {
+        let memory = MemoryFileSystem()
+        let store = try openStore(memory, segmentSize: 1 << 20)
+        try commitNumbered(store, 0..<4)
+        try sealActiveSegment(of: store)
+        try store.close()
+        let segment2 = "/db/000002.seg"
+        var bytes = try XCTUnwrap(memory.contents(of: segment2))
+        XCTAssertEqual(bytes.count, SegmentHeader.size)
+        bytes[62] ^= 0xFF  // the crc a torn seal can leave
+        memory.setContents(bytes + [UInt8](repeating: 0, count: 100), of: segment2)
+        for readOnly in [true, false] {
+            let reopened = try openStore(memory.crashImage(.keepAll), segmentSize: 1 << 20, readOnly: readOnly)
+            try assertNumbered(reopened.snapshot(), 0..<4)
+            XCTAssertTrue(reopened.recoveryEvents.contains { $0.kind == .tornTail && $0.offset == 0 }, "\(reopened.recoveryEvents)")
+        }
+    }
+
+    /// Without `.full` durability the roll's header rewrite can be torn while the segment's last
+    /// commit is torn too: the store opens at the commits before it.
+    func testATornSealOverATornTailOpensAtTheCommitsBeforeIt() throws {
+        let (memory, new) = try storeBeforeItsSeal(durability: .none)
+        var bytes = try XCTUnwrap(memory.contents(of: segment1))
+        bytes.replaceSubrange(0..<SegmentHeader.size, with: Array(new.prefix(40)) + bytes[40..<SegmentHeader.size])
+        bytes.removeLast(3)  // the last commit record, cut
+        memory.setContents(bytes, of: segment1)
+        for readOnly in [true, false] {
+            let reopened = try openStore(memory.crashImage(.keepAll), segmentSize: 1 << 20, readOnly: readOnly)
+            try assertNumbered(reopened.snapshot(), 0..<11)
+        }
+    }
+
     func testATornHeaderOfASealedSegmentIsCorruption() throws {
         let memory = MemoryFileSystem()
         let store = try openStore(memory, segmentSize: 1 << 20)
