@@ -26,6 +26,10 @@
 // Collections (Collections.swift): `collections [n …]` times List appends, Map sets and gets
 // (managed and unmanaged) and MutableSet inserts one by one, per operation, as they grow.
 //
+// Cold (Cold.swift): `load PATH COUNT` writes persons with dogs into PATH/strata and
+// PATH/grdb.sqlite; `cold-strata PATH QUERY` and `cold-grdb PATH QUERY` open them, run one query
+// (scan, sum, maxavg, link, indexed, point) and print its time and RssAnon.
+//
 // Size (Size.swift): `size [persons]` writes the same persons and dogs into Strata and into
 // SQLite, compacts / vacuums, and prints the bytes of each, as loaded and after an update of half.
 //
@@ -47,6 +51,11 @@ import StrataStorage
 
 let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "usage"
+// The cold modes (Cold.swift) run before anything else is computed, in a process of their own.
+if ["load", "cold-strata", "cold-grdb"].contains(mode) {
+    try runCold(mode, Array(arguments.dropFirst(2)))
+    exit(0)
+}
 let count = arguments.count > 2 ? Int(arguments[2])! : ObjectWorkloads.objectCount
 /// Reads of each property in `property` (fewer for a slow profiler such as callgrind).
 let propertyReads = arguments.count > 3 ? Int(arguments[3])! : ObjectWorkloads.propertyReads
@@ -375,6 +384,8 @@ func run(_ mode: String) throws {
               migrate: a schema migration of every object (rename + Int → String), Strata and GRDB
               size: bytes on disk of the same persons (and a dog per 4) in Strata and SQLite (Size.swift)
               collections [n …]: one List append, Map set/get, MutableSet insert as collections grow (Collections.swift)
+              load PATH COUNT, cold-strata PATH QUERY [COUNT], cold-grdb PATH QUERY [COUNT]: one query in a fresh
+                      process on databases written by load (Cold.swift)
               queries (issue 11's query workloads, both sides, and Strata's point read), all
             """)
         exit(2)

@@ -144,7 +144,7 @@ public enum ObjectWorkloads {
 
     /// Calls `body` for 0..<count inside `db.write`s of ``objectsPerWrite`` calls each.
     @inline(__always)
-    static func inWrites(count: Int, of db: Strata.Database, _ body: (Int) throws -> Void) throws {
+    public static func inWrites(count: Int, of db: Strata.Database, _ body: (Int) throws -> Void) throws {
         var i = 0
         while i < count {
             let end = min(i + objectsPerWrite, count)
@@ -181,14 +181,14 @@ public enum ObjectWorkloads {
     /// Calls `body` with `reads` ids drawn by SplitMix64 from 0..<keyCount: the lookups of every
     /// point-read workload.
     @inline(__always)
-    static func forEachRandomID(_ reads: Int, keyCount: Int, seed: UInt64, _ body: (Int) throws -> Void) rethrows {
+    public static func forEachRandomID(_ reads: Int, keyCount: Int, seed: UInt64, _ body: (Int) throws -> Void) rethrows {
         var rng = SplitMix64(seed: seed)
         let bound = UInt64(keyCount)
         for _ in 0..<reads { try body(Int(rng.next(below: bound))) }
     }
 
     /// The checksum every point-read workload must return, from the generator.
-    static func expectedPointReads(_ reads: Int, keyCount: Int, seed: UInt64 = 42) -> Int {
+    public static func expectedPointReads(_ reads: Int, keyCount: Int, seed: UInt64 = 42) -> Int {
         var sum = 0
         forEachRandomID(reads, keyCount: keyCount, seed: seed) { id in
             let f = fields(id)
@@ -283,7 +283,7 @@ public enum ObjectWorkloads {
 
     /// Calls `body` for 0..<count inside `write`s of ``objectsPerWrite`` calls each.
     @inline(__always)
-    static func grdbInWrites(
+    public static func grdbInWrites(
         count: Int, of writer: any DatabaseWriter, _ body: (GRDB.Database, Int) throws -> Void
     ) throws {
         var i = 0
