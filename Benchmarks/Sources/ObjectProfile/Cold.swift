@@ -71,7 +71,7 @@ func coldLoad(_ path: String, count: Int) throws {
             }
         }
         let report = try db.compact()
-        print(String(format: "Strata: %d persons and dogs in %.3f s; compact(): %@", count, timing.wall, report.description))
+        print(String(format: "Strata: %ld persons and dogs in %.3f s; compact(): %@", count, timing.wall, report.description))
     }
     do { _ = try openColdStrata(path) }
     let pool = try DatabasePool(path: coldGRDBPath(path))
@@ -98,7 +98,7 @@ func coldLoad(_ path: String, count: Int) throws {
     }
     try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     try pool.close()
-    print(String(format: "GRDB: %d persons and dogs in %.3f s; checkpointed", count, timing.wall))
+    print(String(format: "GRDB: %ld persons and dogs in %.3f s; checkpointed", count, timing.wall))
     for directory in [coldStrataDirectory(path), path] {
         let files = try ObjectWorkloads.fileSizes(in: directory)
         print("  \(directory): \(files.map { "\($0.name) \($0.bytes)" }.joined(separator: ", "))")
@@ -201,7 +201,7 @@ func coldReport(_ side: String, _ query: String, open: Double, query queryTiming
     var extra = ""
     if query == "point" { extra = String(format: ", %.0f reads/s", Double(coldPointReads) / queryTiming.wall) }
     print(String(
-        format: "cold %@ %@, %d persons: open+query %.4f s, query %.4f s (CPU %.4f s)%@; RssAnon %d bytes = %.1f B/person [%@]",
+        format: "cold %@ %@, %ld persons: open+query %.4f s, query %.4f s (CPU %.4f s)%@; RssAnon %ld bytes = %.1f B/person [%@]",
         side, query, count, open + queryTiming.wall, queryTiming.wall, queryTiming.cpu, extra, rss,
         Double(rss) / Double(max(count, 1)), loadAverage()))
     guard coldMatches(answer, coldExpected(query, count: count)) else { fatalError("cold \(side) \(query): wrong answer \(answer)") }

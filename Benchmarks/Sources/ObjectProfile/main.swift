@@ -53,7 +53,10 @@ let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "usage"
 // The cold modes (Cold.swift) run before anything else is computed, in a process of their own.
 if ["load", "cold-strata", "cold-grdb"].contains(mode) {
-    try runCold(mode, Array(arguments.dropFirst(2)))
+    do { try runCold(mode, Array(arguments.dropFirst(2))) } catch let usage as ColdUsage {
+        print(usage)
+        exit(2)
+    }
     exit(0)
 }
 let count = arguments.count > 2 ? Int(arguments[2])! : ObjectWorkloads.objectCount
